@@ -1,0 +1,358 @@
+"""Pure conversion between protocol lines and messages, both directions.
+
+Contract: ``parse_reply`` and ``parse_command`` either return a message or raise
+``ProtocolViolation``; no other exception escapes (fuzzed with hypothesis).
+``format_*`` never ends a line with a newline; the caller frames. Formatting a
+message and parsing the text back gives the same message.
+
+Grammar (full text in ``protocol/SPEC.md``): words are separated by runs of
+spaces or tabs; a *token* is one or more printable ASCII characters other than
+space (``!`` to ``~``); a *text* is the rest of the line, any characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from protocol.errors import ProtocolViolation
+from protocol.messages import (
+    PROTOCOL_NAME,
+    Command,
+    ErrorReply,
+    GameOver,
+    Go,
+    Hello,
+    HelloOk,
+    IdReply,
+    Info,
+    MoveReply,
+    NewGame,
+    Ok,
+    OptionReply,
+    Ping,
+    Pong,
+    Position,
+    Quit,
+    Reply,
+    Resign,
+    SetOption,
+)
+
+MAX_MS = 2**53
+"""Largest time accepted in ms: beyond any real clock, small enough for JSON consumers."""
+
+_OPTION_TYPES = frozenset({"spin", "check", "combo", "string"})
+
+
+def is_token(word: str) -> bool:
+    """True if ``word`` is a protocol token: printable ASCII, no space, not empty."""
+    return bool(word) and word.isascii() and word.isprintable() and " " not in word
+
+
+def _token(word: str, what: str) -> str:
+    if not is_token(word):
+        raise ProtocolViolation(f"bad {what} {word!r}: expected printable ASCII without spaces")
+    return word
+
+
+def _text(text: str, what: str) -> str:
+    if "\n" in text or "\r" in text:
+        raise ProtocolViolation(f"{what} contains a line break")
+    return text
+
+
+def _int(word: str, what: str, *, minimum: int = 0) -> int:
+    if not (word.isascii() and word.isdigit()) or len(word) > 16:
+        raise ProtocolViolation(f"bad {what} {word!r}: expected a non-negative integer")
+    value = int(word)
+    if value < minimum or value > MAX_MS:
+        raise ProtocolViolation(f"bad {what} {word!r}: out of range")
+    return value
+
+
+def _int_list(word: str, what: str) -> tuple[int, ...]:
+    return tuple(_int(part, what) for part in word.split(","))
+
+
+def _words(line: str) -> list[str]:
+    if "\n" in line or "\r" in line:
+        raise ProtocolViolation("a line may not contain a line break")
+    return line.split()
+
+
+def _expect_keys(words: list[str], keys: tuple[str, ...], what: str) -> list[str]:
+    """Check ``key value key value ...`` in exactly this order; return the values."""
+    if len(words) != 2 * len(keys) or any(words[2 * i] != k for i, k in enumerate(keys)):
+        expected = " ".join(f"{k} <{k}>" for k in keys)
+        raise ProtocolViolation(f"malformed {what}: expected '{what} {expected}'")
+    return words[1::2]
+
+
+# --- replies: engine -> referee ----------------------------------------------------------
+
+
+def format_reply(reply: Reply) -> str:
+    """The wire line (without newline) of an engine reply."""
+    match reply:
+        case MoveReply(move):
+            return f"move {_token(move, 'move')}"
+        case Info(text):
+            return f"info {_text(text, 'info')}".rstrip()
+        case Pong(token):
+            return f"pong {_token(token, 'ping token')}"
+        case Ok():
+            return "ok"
+        case HelloOk():
+            return f"{PROTOCOL_NAME}ok"
+        case Resign():
+            return "resign"
+        case IdReply(key, value):
+            return f"id {_token(key, 'id key')} {_text(value, 'id')}".rstrip()
+        case ErrorReply(text):
+            return f"error {_text(text, 'error')}".rstrip()
+        case OptionReply(name, kind, default, minimum, maximum, choices):
+            parts = ["option", "name", _token(name, "option name"), "type", kind]
+            parts += ["default", _token(default, "option default")]
+            if minimum is not None:
+                parts += ["min", str(minimum)]
+            if maximum is not None:
+                parts += ["max", str(maximum)]
+            for choice in choices:
+                parts += ["var", _token(choice, "option var")]
+            return " ".join(parts)
+
+
+def _parse_option(words: list[str]) -> OptionReply:
+    fields: dict[str, str] = {}
+    choices: list[str] = []
+    rest = words[1:]
+    if len(rest) % 2:
+        raise ProtocolViolation("malformed option: expected 'key value' pairs")
+    for key, value in zip(rest[::2], rest[1::2], strict=True):
+        if key == "var":
+            choices.append(_token(value, "option var"))
+        elif key in ("name", "type", "default", "min", "max") and key not in fields:
+            fields[key] = value
+        else:
+            raise ProtocolViolation(f"malformed option: unexpected or repeated key {key!r}")
+    for key in ("name", "type", "default"):
+        if key not in fields:
+            raise ProtocolViolation(f"malformed option: missing '{key}'")
+    if fields["type"] not in _OPTION_TYPES:
+        raise ProtocolViolation(f"unknown option type {fields['type']!r}")
+    minimum = _int(fields["min"], "option min") if "min" in fields else None
+    maximum = _int(fields["max"], "option max") if "max" in fields else None
+    return OptionReply(
+        name=_token(fields["name"], "option name"),
+        type=fields["type"],
+        default=_token(fields["default"], "option default"),
+        minimum=minimum,
+        maximum=maximum,
+        choices=tuple(choices),
+    )
+
+
+def _rest(line: str) -> str:
+    """The text after the first word, with surrounding blanks removed."""
+    parts = line.strip().split(None, 1)
+    return parts[1].strip() if len(parts) == 2 else ""
+
+
+def parse_reply(line: str) -> Reply:
+    """Parse one line from an engine.
+
+    :raises ProtocolViolation: the line is not a reply of protocol version 1.
+    """
+    words = _words(line)
+    if not words:
+        raise ProtocolViolation("empty line")
+    head = words[0]
+    # The hot path (one ``move`` per ply) is tested first.
+    if head == "move":
+        if len(words) != 2:
+            raise ProtocolViolation("malformed move: expected 'move <token>'")
+        return MoveReply(_token(words[1], "move"))
+    if head == "info":
+        return Info(_rest(line))
+    if head == "pong":
+        if len(words) != 2:
+            raise ProtocolViolation("malformed pong: expected 'pong <token>'")
+        return Pong(_token(words[1], "ping token"))
+    if len(words) == 1:
+        if head == "ok":
+            return Ok()
+        if head == f"{PROTOCOL_NAME}ok":
+            return HelloOk()
+        if head == "resign":
+            return Resign()
+    if head == "id":
+        if len(words) < 2 or words[1] not in ("name", "author"):
+            raise ProtocolViolation("malformed id: expected 'id name <text>' or 'id author <text>'")
+        return IdReply(words[1], _rest(_rest(line)))
+    if head == "error":
+        return ErrorReply(_rest(line))
+    if head == "option":
+        return _parse_option(words)
+    shown = line if len(line) <= 80 else line[:77] + "..."
+    raise ProtocolViolation(f"unknown or malformed reply {shown!r}")
+
+
+# --- commands: referee -> engine ---------------------------------------------------------
+
+
+def format_command(command: Command) -> str:
+    """The wire line (without newline) of a referee command."""
+    match command:
+        case Position(moves, state):
+            start = "start" if state is None else f"state {_token(state, 'state')}"
+            if not moves:
+                return f"position {start}"
+            return f"position {start} moves {' '.join(moves)}"
+        case Go(times, incs, movetime):
+            if movetime is not None:
+                return f"go movetime {movetime}"
+            if times is None or incs is None:
+                return "go"
+            return (
+                f"go time {','.join(str(t) for t in times)} inc {','.join(str(i) for i in incs)}"
+            )
+        case Ping(token):
+            return f"ping {_token(token, 'ping token')}"
+        case NewGame(game, players, seat, seed, options):
+            line = f"newgame game {_token(game, 'game')} players {players} seat {seat} seed {seed}"
+            if options:
+                pairs = ",".join(f"{k}={v}" for k, v in options)
+                line += f" options {_token(pairs, 'options')}"
+            return line
+        case GameOver(result, reason, detail):
+            line = f"gameover result {_token(result, 'result')} reason {_token(reason, 'reason')}"
+            if detail:
+                line += f" detail {_text(detail, 'detail')}"
+            return line
+        case Hello(version):
+            return f"{PROTOCOL_NAME} {version}"
+        case SetOption(name, value):
+            return f"setoption name {_token(name, 'option name')} value {_text(value, 'value')}"
+        case Quit():
+            return "quit"
+
+
+def _parse_options(word: str) -> tuple[tuple[str, str], ...]:
+    pairs: list[tuple[str, str]] = []
+    for item in word.split(","):
+        key, eq, value = item.partition("=")
+        if not eq or not key or not value:
+            raise ProtocolViolation(f"malformed rule option {item!r}: expected key=value")
+        pairs.append((key, value))
+    return tuple(pairs)
+
+
+def _parse_position(words: list[str]) -> Position:
+    if len(words) < 2:
+        raise ProtocolViolation("malformed position: expected 'position start|state <s> ...'")
+    if words[1] == "start":
+        state, rest = None, words[2:]
+    elif words[1] == "state" and len(words) >= 3:
+        state, rest = _token(words[2], "state"), words[3:]
+    else:
+        raise ProtocolViolation("malformed position: expected 'start' or 'state <s>'")
+    if not rest:
+        return Position((), state)
+    if rest[0] != "moves" or len(rest) < 2:
+        raise ProtocolViolation("malformed position: expected 'moves <m1> ...' after the start")
+    return Position(tuple(_token(m, "move") for m in rest[1:]), state)
+
+
+def _parse_go(words: list[str]) -> Go:
+    if len(words) == 1:
+        return Go()
+    if words[1] == "movetime":
+        (ms,) = _expect_keys(words[1:], ("movetime",), "go")
+        return Go(movetime=_int(ms, "movetime"))
+    time_word, inc_word = _expect_keys(words[1:], ("time", "inc"), "go")
+    times, incs = _int_list(time_word, "time"), _int_list(inc_word, "inc")
+    if len(times) != len(incs):
+        raise ProtocolViolation("malformed go: 'time' and 'inc' list different numbers of seats")
+    return Go(times=times, incs=incs)
+
+
+def _parse_newgame(words: list[str]) -> NewGame:
+    keys = ("game", "players", "seat", "seed")
+    has_options = len(words) == 2 * len(keys) + 3
+    values = _expect_keys(
+        words[1:] if not has_options else words[1:-2], keys, "newgame"
+    )
+    options: tuple[tuple[str, str], ...] = ()
+    if has_options:
+        if words[-2] != "options":
+            raise ProtocolViolation("malformed newgame: expected 'options <k=v,...>' at the end")
+        options = _parse_options(words[-1])
+    players = _int(values[1], "players", minimum=1)
+    seat = _int(values[2], "seat", minimum=1)
+    if seat > players:
+        raise ProtocolViolation(f"malformed newgame: seat {seat} of {players} players")
+    return NewGame(
+        game=_token(values[0], "game"),
+        players=players,
+        seat=seat,
+        seed=_int(values[3], "seed"),
+        options=options,
+    )
+
+
+def _parse_gameover(line: str, words: list[str]) -> GameOver:
+    if len(words) < 5 or words[1] != "result" or words[3] != "reason":
+        raise ProtocolViolation("malformed gameover: expected 'gameover result <r> reason <t>'")
+    detail = ""
+    if len(words) > 5:
+        if words[5] != "detail":
+            raise ProtocolViolation("malformed gameover: expected 'detail <text>'")
+        parts = line.split(None, 6)
+        detail = parts[6].strip() if len(parts) == 7 else ""
+    return GameOver(words[2], words[4], detail)
+
+
+def _parse_setoption(line: str, words: list[str]) -> SetOption:
+    if len(words) < 4 or words[1] != "name" or words[3] != "value":
+        raise ProtocolViolation("malformed setoption: expected 'setoption name <n> value <v>'")
+    value = line.split(None, 4)[4].strip() if len(words) > 4 else ""
+    return SetOption(words[2], value)
+
+
+def _parse_hello(words: list[str]) -> Hello:
+    if len(words) != 2:
+        raise ProtocolViolation(f"malformed hello: expected '{PROTOCOL_NAME} <version>'")
+    return Hello(_int(words[1], "protocol version", minimum=1))
+
+
+_COMMANDS: dict[str, Callable[[str, list[str]], Command]] = {
+    "position": lambda line, words: _parse_position(words),
+    "go": lambda line, words: _parse_go(words),
+    "ping": lambda line, words: Ping(_token(words[1], "ping token"))
+    if len(words) == 2
+    else _fail("malformed ping: expected 'ping <token>'"),
+    "newgame": lambda line, words: _parse_newgame(words),
+    "gameover": _parse_gameover,
+    "setoption": _parse_setoption,
+    PROTOCOL_NAME: lambda line, words: _parse_hello(words),
+    "quit": lambda line, words: Quit() if len(words) == 1 else _fail("malformed quit"),
+}
+
+
+def _fail(message: str) -> Command:
+    raise ProtocolViolation(message)
+
+
+def parse_command(line: str) -> Command:
+    """Parse one line from the referee (engines and tests use this).
+
+    :raises ProtocolViolation: the line is not a command of protocol version 1.
+    """
+    words = _words(line)
+    if not words:
+        raise ProtocolViolation("empty line")
+    parser = _COMMANDS.get(words[0])
+    if parser is None:
+        shown = line if len(line) <= 80 else line[:77] + "..."
+        raise ProtocolViolation(f"unknown command {shown!r}")
+    return parser(line.strip(), words)

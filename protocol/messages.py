@@ -1,0 +1,166 @@
+"""The messages of protocol version 1, as frozen dataclasses.
+
+``Command`` is what the referee sends, ``Reply`` what an engine sends. The wire
+form of each is in ``protocol/SPEC.md``; ``protocol.codec`` converts. Seats are
+1-based on the wire and here. Times are integer milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PROTOCOL_NAME = "rgp"
+PROTOCOL_VERSION = 1
+
+
+# --- referee -> engine ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """``rgp <version>``: opens the handshake."""
+
+    version: int = PROTOCOL_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class SetOption:
+    """``setoption name <name> value <value>``: set an engine option (no reply)."""
+
+    name: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """``newgame game <id> players <n> seat <k> seed <s> [options <k=v,...>]``.
+
+    Answered by ``ok`` or ``error <text>``.
+    """
+
+    game: str
+    players: int
+    seat: int
+    """The engine's own seat, 1-based."""
+    seed: int
+    options: tuple[tuple[str, str], ...] = ()
+    """Every rule option, defaults included, in the game's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """``position start [moves m1 m2 ...]`` or ``position state <enc> [moves ...]`` (no reply)."""
+
+    moves: tuple[str, ...] = ()
+    state: str | None = None
+    """An encoded start position; None means the game's initial position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    """``go [time t1,t2,... inc i1,i2,...]`` or ``go movetime <ms>`` or a bare ``go``.
+
+    Answered by ``info`` lines, then ``move <token>`` or ``resign``.
+    """
+
+    times: tuple[int, ...] | None = None
+    """Remaining time of every seat in seat order, ms."""
+    incs: tuple[int, ...] | None = None
+    """Increment of every seat in seat order, ms (present exactly when ``times`` is)."""
+    movetime: int | None = None
+    """Fixed time for this move, ms."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """``ping <token>``: answered by ``pong <token>`` at any time."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """``gameover result <r> reason <termination> [detail <text>]`` (no reply)."""
+
+    result: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """``quit``: the engine exits."""
+
+
+Command = Hello | SetOption | NewGame | Position | Go | Ping | GameOver | Quit
+
+
+# --- engine -> referee ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IdReply:
+    """``id name <text>`` or ``id author <text>``."""
+
+    key: str
+    """``name`` or ``author``."""
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionReply:
+    """``option name <n> type <t> default <d> [min <a>] [max <b>] [var <v>]...``."""
+
+    name: str
+    type: str
+    """One of ``spin``, ``check``, ``combo``, ``string``."""
+    default: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HelloOk:
+    """``rgpok``: ends the handshake."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ok:
+    """``ok``: accepts a ``newgame``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """``info <text>``: free text while thinking, kept in the transcript and the record."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReply:
+    """``move <token>``: the engine's move, an opaque token for the referee's rules."""
+
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``resign``: the engine gives up the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """``pong <token>``: answers ``ping <token>``."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    """``error <text>``: the engine refuses the last command."""
+
+    text: str
+
+
+Reply = IdReply | OptionReply | HelloOk | Ok | Info | MoveReply | Resign | Pong | ErrorReply

@@ -1,0 +1,1 @@
+"""The referee: game rules, clocks, the match loop, records and adjudication."""

@@ -1,0 +1,295 @@
+"""The contract every game implements: ``Game``, ``State``, ``Outcome``, ``Termination``.
+
+Rules are pure: nothing here or under ``referee/games`` does I/O, reads a clock,
+draws a random number or logs. A ``State`` is immutable; ``play`` returns a new
+one, so keeping the old object is the undo.
+
+Seats are 0-based positions at the table in turn order. Humans (records, the
+protocol, the CLI) count seats from 1; conversion happens at those edges only.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from referee.errors import IllegalMoveError, InvalidOptionError
+
+Seat = int
+"""A 0-based place at the table in turn order. Never an entrant identity."""
+
+
+class Termination(enum.Enum):
+    """Why a game ended: rules-level reasons first, referee-level (failures) after.
+
+    The value is the token used in records (``Termination`` tag) and in ``gameover``.
+    """
+
+    RULES = "rules"
+    """The position is over under the game's own rules."""
+    MOVE_LIMIT = "move-limit"
+    """The referee's ply cap was reached; ranks come from ``Game.score_unfinished``."""
+    ADJUDICATION = "adjudication"
+    """An adjudication rule of the referee ended the game early."""
+    RESIGNATION = "resignation"
+    """``culprit`` resigned."""
+    ILLEGAL_MOVE = "illegal-move"
+    """``culprit`` sent an unparsable move, or a well-formed one that is not legal."""
+    TIMEOUT = "timeout"
+    """``culprit`` exceeded its clock (or the fixed time per move) plus the margin."""
+    CRASH = "crash"
+    """``culprit``'s process exited or closed its pipes during the game."""
+    PROTOCOL_ERROR = "protocol-error"
+    """``culprit`` sent a line that breaks the protocol grammar or sequence."""
+    VOID = "void"
+    """An infrastructure failure before the game's first move request; not scored."""
+
+    @property
+    def is_forfeit(self) -> bool:
+        """True for the terminations caused by one culprit seat."""
+        return self in _FORFEITS
+
+
+_FORFEITS = frozenset(
+    {
+        Termination.RESIGNATION,
+        Termination.ILLEGAL_MOVE,
+        Termination.TIMEOUT,
+        Termination.CRASH,
+        Termination.PROTOCOL_ERROR,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game, one entry per seat in seat order."""
+
+    termination: Termination
+    """Why the game ended."""
+    ranks: tuple[int, ...]
+    """1 = best, standard competition ranking: tied seats share the best place and the
+    next rank skips (a 2-player draw is ``(1, 1)``; a tie for first of three ``(1, 1, 3)``).
+    Empty for a void game."""
+    scores: tuple[float, ...] = ()
+    """In-game points per seat (Trike, Tricolor, Trichess 3/2/1/0); empty if the game has none."""
+    culprit: Seat | None = None
+    """The seat at fault for a forfeit termination, else None."""
+    reason: str = ""
+    """One line of human text, e.g. ``"seat 2 sent illegal move 'e3'"``."""
+
+
+def ranks_from_scores(scores: Iterable[float]) -> tuple[int, ...]:
+    """Standard competition ranking, higher score better: ``(5, 3, 5) -> (1, 3, 1)``."""
+    values = tuple(scores)
+    return tuple(1 + sum(1 for other in values if other > mine) for mine in values)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One named rule option of a game, as listed in RULES.md.
+
+    ``choices`` lists the allowed values (default first) for an enumerated option;
+    an integer option has ``choices == ()`` and accepts ``minimum <= int(value) <= maximum``.
+    """
+
+    name: str
+    default: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def validate(self, value: str) -> str:
+        """Return ``value`` in canonical form.
+
+        :raises InvalidOptionError: the value is not allowed.
+        """
+        if self.choices:
+            if value not in self.choices:
+                allowed = "|".join(self.choices)
+                raise InvalidOptionError(
+                    f"option {self.name}={value!r} is not one of {allowed}"
+                )
+            return value
+        try:
+            number = int(value, 10)
+        except ValueError:
+            raise InvalidOptionError(
+                f"option {self.name}={value!r} is not an integer"
+            ) from None
+        if (self.minimum is not None and number < self.minimum) or (
+            self.maximum is not None and number > self.maximum
+        ):
+            low = "" if self.minimum is None else str(self.minimum)
+            high = "" if self.maximum is None else str(self.maximum)
+            raise InvalidOptionError(
+                f"option {self.name}={value} is outside {low}..{high}"
+            )
+        return str(number)
+
+    def describe(self) -> str:
+        """The option's allowed values for help texts, default first."""
+        if self.choices:
+            return "|".join(self.choices)
+        low = "" if self.minimum is None else str(self.minimum)
+        high = "" if self.maximum is None else str(self.maximum)
+        return f"integer {low}..{high} (default {self.default})"
+
+
+M = TypeVar("M", bound=Hashable)
+
+
+class State(ABC, Generic[M]):
+    """An immutable position plus everything needed to continue it.
+
+    Subclasses are ``@dataclass(frozen=True, slots=True)``. ``play`` never mutates
+    its receiver.
+
+    Invariant (checked for every game by the conformance tests):
+    ``to_move is None`` iff ``outcome() is not None`` iff ``legal_moves() == ()``.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """The number of seats at the table."""
+
+    @property
+    @abstractmethod
+    def to_move(self) -> Seat | None:
+        """The seat that must move now, or None if the game is over."""
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """The number of moves played since the game's initial position."""
+
+    @abstractmethod
+    def legal_moves(self) -> tuple[M, ...]:
+        """Every legal complete turn, in a canonical, deterministic order.
+
+        Mandatory rules are applied here: a move absent from this tuple is illegal.
+        Empty iff the game is over.
+        """
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The rules-level outcome (termination RULES) if the game is over, else None."""
+
+    @abstractmethod
+    def _apply(self, move: M) -> Self:
+        """Return the successor state. Assumes ``move`` is legal; never validates."""
+
+    def is_legal(self, move: M) -> bool:
+        """Whether ``move`` is legal here. Games override this with a faster test."""
+        return move in self.legal_moves()
+
+    def play(self, move: M) -> Self:
+        """Validate ``move`` and return the successor state.
+
+        :raises IllegalMoveError: the move is not legal in this state.
+        """
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move!r} for seat {self.to_move}")
+        return self._apply(move)
+
+
+S = TypeVar("S", bound="State[Any]")
+
+
+class Game(ABC, Generic[S, M]):
+    """A stateless rules object: one game under one set of rule options.
+
+    Construct with the options that differ from the defaults; the instance holds
+    every option in canonical form in ``options``.
+    """
+
+    name: ClassVar[str]
+    """The game id, e.g. ``"trike"``."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other ids that find this game in the registry."""
+    version: ClassVar[str]
+    """The rules version; bump when behaviour changes. Recorded in every game record."""
+    player_counts: ClassVar[tuple[int, ...]]
+    """Allowed numbers of seats, e.g. ``(2,)`` or ``(2, 3)``."""
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    """The named rule options of RULES.md, in the order records list them."""
+    description: ClassVar[str] = ""
+    """One line for ``referee games``."""
+    result_from_scores: ClassVar[bool] = False
+    """True when the record's ``Result`` tag lists the in-game scores (Trichess 3/2/1/0)
+    rather than win/draw/loss shares derived from ``ranks``."""
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        """Validate ``options`` against ``option_specs``.
+
+        :raises InvalidOptionError: an unknown option name or a bad value.
+        """
+        given = dict(options or {})
+        specs = {spec.name: spec for spec in self.option_specs}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise InvalidOptionError(
+                f"unknown option {unknown[0]!r} for game {self.name} (known: {known})"
+            )
+        self.options: dict[str, str] = {
+            spec.name: spec.validate(given.get(spec.name, spec.default))
+            for spec in self.option_specs
+        }
+
+    def options_text(self) -> str:
+        """Every option as ``k=v`` joined by commas, defaults included (the ``Options`` tag)."""
+        return ",".join(f"{name}={value}" for name, value in self.options.items())
+
+    def check_players(self, num_players: int) -> None:
+        """:raises InvalidOptionError: the game is not played by ``num_players`` seats."""
+        if num_players not in self.player_counts:
+            counts = " or ".join(str(n) for n in self.player_counts)
+            raise InvalidOptionError(
+                f"{self.name} is played by {counts} players, not {num_players}"
+            )
+
+    @abstractmethod
+    def initial_state(self, num_players: int) -> S:
+        """The start position.
+
+        :raises InvalidOptionError: the game is not played by ``num_players`` seats.
+        """
+
+    @abstractmethod
+    def parse_move(self, state: S, text: str) -> M:
+        """Parse canonical move text in ``state``'s context (legality is not checked).
+
+        :raises InvalidMoveError: the text is not a well-formed canonical move.
+        """
+
+    @abstractmethod
+    def format_move(self, state: S, move: M) -> str:
+        """Canonical, whitespace-free text: ``parse_move(s, format_move(s, m)) == m``."""
+
+    @abstractmethod
+    def encode(self, state: S) -> str:
+        """A one-token (whitespace-free) position string: ``decode(encode(s)) == s``."""
+
+    @abstractmethod
+    def decode(self, text: str) -> S:
+        """:raises InvalidPositionError: malformed or inconsistent position text."""
+
+    def render(self, state: S) -> str:
+        """A multi-line ASCII diagram for humans, logs and golden files."""
+        return self.encode(state)
+
+    def score_unfinished(self, state: S) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """Ranks and in-game scores for a game the referee stops early.
+
+        Used for the move limit and for the seats other than the culprit after a
+        3-player forfeit. The default ranks every seat equal and gives no scores.
+        """
+        return tuple(1 for _ in range(state.num_players)), ()

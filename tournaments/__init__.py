@@ -1,0 +1,1 @@
+"""Tournaments and the command line: the composition root of the project."""
