@@ -1,0 +1,213 @@
+"""Replay game records under their own rules and check their moves and results.
+
+``adjudicate`` is pure: a record in, a ``Verdict`` out. The checks are the table
+"What the adjudicator checks" in ``protocol/RECORD.md``:
+
+1. The record must set up: a known game, valid options, the rules version of this
+   referee, a player count the game allows, a decodable ``Start``. Else ``invalid-record``.
+2. Every move, in order, must be canonical text that parses and is legal, and the
+   game must not be over before it. Else ``illegal-move`` at that ply.
+3. The ``Result`` (and ``Score``, ``Culprit``) must be what the final position and the
+   ``Termination`` justify. Else ``wrong-result``.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.core import Outcome, Termination
+from referee.errors import IllegalMoveError, RulesError
+from referee.record import (
+    GameRecord,
+)
+from referee.record_parse import read_records
+from referee.registry import make_game
+from referee.results import (
+    AnyGame,
+    forfeit_outcome,
+    format_number,
+    parse_result,
+    result_text,
+    unfinished_outcome,
+)
+
+GameMaker = Callable[[str, Mapping[str, str]], AnyGame]
+"""How a record's ``Game`` and ``Options`` become a game: ``referee.registry.make_game``."""
+
+
+class VerdictKind(enum.Enum):
+    """The adjudicator's finding; the value is the token of ``--json`` output."""
+
+    CONFIRMED = "confirmed"
+    """Every move is legal and the result is right."""
+    ILLEGAL_MOVE = "illegal-move"
+    """A move is unreadable, not canonical, illegal, or made after the game was over."""
+    WRONG_RESULT = "wrong-result"
+    """The moves are legal but ``Result``, ``Score``, ``Termination`` or ``Culprit`` is wrong."""
+    INVALID_RECORD = "invalid-record"
+    """The game cannot be set up: unknown game, bad options or version, player count or Start."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The adjudication of one record. Seats and plies count from 1."""
+
+    verdict: VerdictKind
+    reason: str
+    """One line of human text."""
+    ply: int | None = None
+    """The 1-based index in the movetext of the first bad move (``illegal-move``)."""
+    seat: int | None = None
+    """The 1-based seat that made the bad move, or None (e.g. after the game was over)."""
+    move: str | None = None
+    """The bad move's text (``illegal-move``)."""
+    claimed: str | None = None
+    """The record's ``Result`` (set once the moves have been replayed)."""
+    correct: str | None = None
+    """The ``Result`` the rules and the termination justify (set with ``claimed``)."""
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether the record stands."""
+        return self.verdict is VerdictKind.CONFIRMED
+
+
+def _invalid(reason: str) -> Verdict:
+    return Verdict(VerdictKind.INVALID_RECORD, reason)
+
+
+def _illegal(ply: int, seat: int | None, move: str, reason: str) -> Verdict:
+    return Verdict(VerdictKind.ILLEGAL_MOVE, reason, ply, None if seat is None else seat + 1, move)
+
+
+def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
+    """Replay ``record`` under its game's rules and options and check its result.
+
+    ``make`` builds the game from the ``Game`` and ``Options`` tags (tests pass their own).
+    Never raises for a well-formed record whose game follows the core contract.
+    """
+    try:
+        game = make(record.game, record.options)
+    except RulesError as exc:
+        return _invalid(str(exc))
+    if record.rules_version != game.version:
+        return _invalid(
+            f"recorded under {game.name} rules version {record.rules_version!r}; "
+            f"this referee has version {game.version!r}"
+        )
+    players = record.players
+    start = record.start
+    try:
+        state = game.initial_state(players) if start is None else game.decode(start)
+    except RulesError as exc:
+        return _invalid(str(exc))
+    if state.num_players != players:
+        return _invalid(f"the Start position has {state.num_players} seats, not {players}")
+
+    for ply, text in enumerate(record.move_texts, 1):
+        seat = state.to_move
+        if seat is None:
+            return _illegal(ply, None, text, f"move {ply} {text!r}: the game is already over")
+        try:
+            move = game.parse_move(state, text)
+        except RulesError as exc:
+            return _illegal(ply, seat, text, f"move {ply} {text!r} is unreadable: {exc}")
+        canonical = game.format_move(state, move)
+        if canonical != text:
+            reason = f"move {ply} {text!r} is not canonical (write {canonical!r})"
+            return _illegal(ply, seat, text, reason)
+        try:
+            state = state.play(move)
+        except IllegalMoveError:
+            reason = f"move {ply} {text!r} by seat {seat + 1} is illegal"
+            return _illegal(ply, seat, text, reason)
+    return _check_result(game, record, state)
+
+
+def _expected(game: AnyGame, record: GameRecord, state: Any) -> tuple[Outcome | None, str | None]:
+    """The outcome the final ``state`` and the record's termination justify, or a problem."""
+    termination = record.termination
+    culprit = record.culprit_seat
+    over = state.outcome()
+    if over is not None:
+        if termination is not Termination.RULES:
+            return over, f"the game is over by the rules, but Termination is {termination.value!r}"
+        if culprit is not None:
+            return over, "Culprit tag on a game that ended by the rules"
+        return over, None
+    if termination is Termination.RULES:
+        return None, "Termination is 'rules', but the final position is not over"
+    forfeit = termination.is_forfeit or (
+        termination is Termination.ADJUDICATION and culprit is not None
+    )
+    if termination is Termination.VOID:  # a Culprit may name the seat that failed to start
+        return None, None
+    if not forfeit:
+        if culprit is not None:
+            return None, f"Culprit tag with Termination {termination.value!r}"
+        return unfinished_outcome(game, state, termination), None
+    if culprit is None:
+        return None, f"Termination {termination.value!r} needs a Culprit tag"
+    expected = forfeit_outcome(game, state, termination, culprit)
+    to_move = state.to_move
+    if termination in (Termination.ILLEGAL_MOVE, Termination.TIMEOUT) and culprit != to_move:
+        return expected, (
+            f"Culprit is seat {culprit + 1}, but seat {to_move + 1} was to move "
+            f"at the {termination.value}"
+        )
+    return expected, None
+
+
+def _check_result(game: AnyGame, record: GameRecord, state: Any) -> Verdict:
+    claimed = record.result
+    expected, problem = _expected(game, record, state)
+    correct = result_text(game, expected)
+    if problem is not None:
+        return Verdict(VerdictKind.WRONG_RESULT, problem, claimed=claimed, correct=correct)
+    if parse_result(claimed) != parse_result(correct):
+        why = "" if expected is None or not expected.reason else f" ({expected.reason})"
+        reason = f"Result is {claimed!r}, but the correct result is {correct!r}{why}"
+        return Verdict(VerdictKind.WRONG_RESULT, reason, claimed=claimed, correct=correct)
+    scores = () if expected is None else expected.scores
+    score = record.score
+    if score is not None and score != tuple(float(s) for s in scores):
+        wanted = ",".join(format_number(s) for s in scores) if scores else "no Score tag"
+        reason = f"Score is {record.tag('Score')!r}, but the correct score is {wanted!r}"
+        return Verdict(VerdictKind.WRONG_RESULT, reason, claimed=claimed, correct=correct)
+    return Verdict(VerdictKind.CONFIRMED, "confirmed", claimed=claimed, correct=correct)
+
+
+def adjudicate_file(path: str | os.PathLike[str]) -> list[Verdict]:
+    """The verdict of every game in the ``.tgn`` file at ``path``, in file order.
+
+    :raises RecordSyntaxError: the file is not a well-formed record file.
+    :raises OSError: the file cannot be read.
+    """
+    return [adjudicate(record) for record in read_records(path)]
+
+
+def verdict_to_json(index: int, verdict: Verdict) -> dict[str, object]:
+    """One verdict as a JSON object; ``index`` is the game's 1-based place in its file."""
+    return {
+        "index": index,
+        "verdict": verdict.verdict.value,
+        "ply": verdict.ply,
+        "seat": verdict.seat,
+        "move": verdict.move,
+        "reason": verdict.reason,
+        "claimed": verdict.claimed,
+        "correct": verdict.correct,
+    }
+
+
+def format_verdict(index: int, verdict: Verdict) -> str:
+    """One line for humans: ``game 3: illegal-move at ply 12 (seat 2, 'e3'): …``."""
+    where = ""
+    if verdict.ply is not None:
+        seat = "" if verdict.seat is None else f"seat {verdict.seat}, "
+        where = f" at ply {verdict.ply} ({seat}{verdict.move!r})"
+    return f"game {index}: {verdict.verdict.value}{where}: {verdict.reason}"

@@ -1,0 +1,229 @@
+"""The referee loop: one game between N players, under the rules, the clock and the failure policy.
+
+The referee trusts no claim. Results come from the rules (``State.outcome``), the
+clock, the move cap, or the failure policy below — never from an engine.
+
+Failure policy (one table; ``FAILURE_POLICY`` is the code of it, tested complete):
+
+==========================  ===========================  ================================
+what happened               before the first move request  after it
+==========================  ===========================  ================================
+engine cannot start /       void game, not scored          —
+refuses ``newgame``
+process exits / pipe        void game                      forfeit: ``crash``
+closed (EngineTerminated)
+no reply in time            void game                      forfeit: ``timeout`` (overrun ms)
+(EngineTimeoutError)
+bad line, ``error`` reply   void game                      forfeit: ``protocol-error``
+(ProtocolViolation)
+unparsable move text        —                              forfeit: ``illegal-move``
+well-formed illegal move    —                              forfeit: ``illegal-move``
+reply later than the        —                              forfeit: ``timeout`` (overrun ms)
+clock allows (+ margin)
+``resign``                  —                              forfeit: ``resignation``
+==========================  ===========================  ================================
+
+A forfeit ends the game for every seat count: the culprit is ranked last, the
+other seats are ranked among themselves by ``Game.score_unfinished`` (in a
+2-player game the other seat simply wins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.errors import (
+    EngineError,
+    EngineStartError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    ProtocolViolation,
+)
+from protocol.messages import GameOver, Go
+from referee.clock import Clock, TimeControl
+from referee.core import Game, Outcome, State, Termination
+from referee.errors import IllegalMoveError, InvalidMoveError
+from referee.players import GameSetup, MoveRequest, Player
+from referee.results import forfeit_outcome, result_text, unfinished_outcome
+
+FAILURE_POLICY: dict[type[EngineError], Termination] = {
+    EngineStartError: Termination.VOID,
+    EngineTerminatedError: Termination.CRASH,
+    EngineTimeoutError: Termination.TIMEOUT,
+    ProtocolViolation: Termination.PROTOCOL_ERROR,
+}
+"""Termination of an engine failure after the first move request (before it: VOID)."""
+
+DEFAULT_MAX_PLIES = 10_000
+
+
+def termination_of(error: EngineError) -> Termination:
+    """The forfeit termination of ``error`` (most specific class in ``FAILURE_POLICY``)."""
+    for cls in type(error).__mro__:
+        if cls in FAILURE_POLICY:
+            return FAILURE_POLICY[cls]  # type: ignore[index]
+    return Termination.PROTOCOL_ERROR
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMove:
+    """One move of a finished game, with the referee's measurements."""
+
+    seat: int
+    """0-based seat that played it."""
+    text: str
+    """Canonical move text."""
+    elapsed: float
+    """Seconds charged to the seat."""
+    remaining: float | None
+    """The seat's clock after the move (clock time controls only), seconds."""
+    infos: tuple[str, ...]
+    """The engine's ``info`` texts for this move."""
+    sent_at: float
+    """Clock reading when the request was written."""
+    arrived_at: float
+    """Clock reading when the reply arrived."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """Everything a record or a tournament needs to know about one game."""
+
+    outcome: Outcome
+    moves: tuple[PlayedMove, ...]
+    start: str | None
+    """Encoded start position, or None for the initial position."""
+    final_state: State[Any]
+
+    @property
+    def void(self) -> bool:
+        """True when the game is not to be scored."""
+        return self.outcome.termination is Termination.VOID
+
+
+MoveHook = Callable[[int, PlayedMove], None]
+
+
+def _void(reason: str, culprit: int | None) -> Outcome:
+    return Outcome(Termination.VOID, (), (), culprit, reason)
+
+
+def _go(clock: Clock, seat: int) -> Go:
+    tc = clock.tc
+    if tc.base is not None:
+        return Go(times=clock.times_ms(), incs=clock.incs_ms())
+    if tc.movetime is not None:
+        return Go(movetime=int(tc.movetime * 1000))
+    return Go()
+
+
+async def play_game(
+    game: Game[Any, Any],
+    players: Sequence[Player],
+    tc: TimeControl,
+    *,
+    seed: int = 0,
+    start: str | None = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    on_move: MoveHook | None = None,
+) -> GameResult:
+    """Play one game; ``players[i]`` sits in seat ``i``.
+
+    Never raises for anything a player does: every failure becomes the outcome
+    of the table above. Cancellation propagates (the caller decides what a
+    cancelled game means).
+    """
+    num_players = len(players)
+    state: State[Any] = game.decode(start) if start is not None else game.initial_state(num_players)
+    options = tuple(game.options.items())
+    moves: list[PlayedMove] = []
+    texts: list[str] = []
+
+    for seat, player in enumerate(players):
+        try:
+            await player.start_game(GameSetup(game.name, options, num_players, seat, seed))
+        except EngineError as error:
+            outcome = _void(f"seat {seat + 1} ({player.name}) failed to start: {error}", seat)
+            return await _finish(game, players, state, outcome, moves, start)
+
+    clock = Clock(tc, num_players)
+    outcome: Outcome | None = None
+    while outcome is None:
+        outcome = state.outcome()
+        if outcome is not None:
+            break
+        if state.ply >= max_plies:
+            outcome = unfinished_outcome(game, state, reason=f"move limit of {max_plies} plies")
+            break
+        seat = state.to_move
+        assert seat is not None  # outcome() is None, so someone is to move
+        player = players[seat]
+        who = f"seat {seat + 1} ({player.name})"
+        request = MoveRequest(
+            seat, start, tuple(texts), _go(clock, seat), clock.deadline_after(seat)
+        )
+        try:
+            reply = await player.choose_move(request)
+        except EngineError as error:
+            termination = termination_of(error)
+            if termination is Termination.VOID:
+                termination = Termination.CRASH
+            outcome = forfeit_outcome(game, state, termination, seat, f"{who}: {error}")
+            break
+        if reply.move is None:
+            outcome = forfeit_outcome(game, state, Termination.RESIGNATION, seat, f"{who} resigns")
+            break
+        charge = clock.charge(seat, reply.elapsed)
+        if charge.overrun > 0:
+            late = round(charge.overrun * 1000)
+            outcome = forfeit_outcome(
+                game, state, Termination.TIMEOUT, seat, f"{who} loses on time ({late} ms over)"
+            )
+            break
+        try:
+            move = game.parse_move(state, reply.move)
+            state = state.play(move)
+        except (InvalidMoveError, IllegalMoveError) as error:
+            outcome = forfeit_outcome(
+                game,
+                state,
+                Termination.ILLEGAL_MOVE,
+                seat,
+                f"{who} plays illegal move {reply.move!r} at ply {len(texts) + 1}: {error}",
+            )
+            break
+        text = reply.move  # parse_move accepts canonical text only, so this is canonical
+        played = PlayedMove(
+            seat,
+            text,
+            reply.elapsed,
+            charge.remaining if tc.base is not None else None,
+            reply.infos,
+            reply.sent_at,
+            reply.arrived_at,
+        )
+        moves.append(played)
+        texts.append(text)
+        if on_move is not None:
+            on_move(len(moves), played)
+    return await _finish(game, players, state, outcome, moves, start)
+
+
+async def _finish(
+    game: Game[Any, Any],
+    players: Sequence[Player],
+    state: State[Any],
+    outcome: Outcome,
+    moves: list[PlayedMove],
+    start: str | None,
+) -> GameResult:
+    notice = GameOver(
+        result=result_text(game, outcome),
+        reason=outcome.termination.value,
+        detail=outcome.reason,
+    )
+    for player in players:
+        await player.game_over(notice)
+    return GameResult(outcome, tuple(moves), start, state)

@@ -1,0 +1,258 @@
+"""Players: what the match loop talks to, whether an engine process or in-process code.
+
+``Player`` is the small async interface the match loop needs. ``EnginePlayer``
+adapts a protocol ``EngineSession`` (and restarts the process after any failure,
+so one misbehaving game never poisons the next); ``LocalPlayer`` runs a Python
+function in-process, which lets the referee loop be tested without processes.
+
+Failures reach the match loop only as ``protocol.errors.EngineError`` subclasses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import trio
+
+from protocol.errors import EngineError, EngineStartError, EngineTimeoutError
+from protocol.messages import GameOver, Go, NewGame, Position
+from protocol.session import EngineSession
+from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """What a player learns at the start of a game."""
+
+    game: str
+    """The game id."""
+    options: tuple[tuple[str, str], ...]
+    """Every rule option, defaults included."""
+    players: int
+    """Number of seats."""
+    seat: int
+    """This player's seat, 0-based."""
+    seed: int
+    """A seed the player may use for its own randomness."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """One ``go``: the position as start plus history, and every seat's clock."""
+
+    seat: int
+    """The seat asked to move, 0-based."""
+    start: str | None
+    """Encoded start position, or None for the game's initial position."""
+    moves: tuple[str, ...]
+    """Every move played so far, canonical text."""
+    go: Go
+    """The clocks as sent to the engine."""
+    timeout: float
+    """Seconds after sending the request at which the referee stops waiting."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReply:
+    """A player's answer to a ``MoveRequest``, with the referee's own timing."""
+
+    move: str | None
+    """The move text as received, or None if the player resigned."""
+    infos: tuple[str, ...]
+    """The ``info`` texts sent before the move."""
+    sent_at: float
+    """Trio clock when the request was written."""
+    arrived_at: float
+    """Trio clock when the reply line arrived."""
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds charged to the player's clock."""
+        return self.arrived_at - self.sent_at
+
+
+class Player(Protocol):
+    """The interface the match loop drives. Errors are ``EngineError`` subclasses only."""
+
+    name: str
+
+    async def start_game(self, setup: GameSetup) -> None:
+        """Prepare for a new game. :raises EngineError: the player cannot play it."""
+
+    async def choose_move(self, request: MoveRequest) -> PlayerReply:
+        """Return a move within ``request.timeout``.
+
+        :raises EngineTimeoutError: no reply in time.
+        :raises EngineError: any other failure.
+        """
+
+    async def game_over(self, over: GameOver) -> None:
+        """Learn the result. Never raises: a player that fails here has no effect."""
+
+
+class EnginePlayer:
+    """An external engine, reused across games and restarted after any failure.
+
+    Use ``async with EnginePlayer.open(spec) as player:``; the process never
+    outlives the block. After a crash, timeout or protocol violation the session
+    is discarded (a late reply could otherwise be taken for the next game's move)
+    and a fresh process is started at the next ``start_game``.
+    """
+
+    def __init__(
+        self,
+        spec: EngineSpec,
+        stack: contextlib.AsyncExitStack,
+        *,
+        start_timeout: float,
+        on_transcript: Callable[[Transcript], None] | None,
+    ) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self._outer = stack
+        self._start_timeout = start_timeout
+        self._on_transcript = on_transcript
+        self._session: EngineSession | None = None
+        self._session_stack: contextlib.AsyncExitStack | None = None
+        self.pids: list[int] = []
+        """Process ids of every engine process started, in order (1 + restarts)."""
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(
+        cls,
+        spec: EngineSpec,
+        *,
+        start_timeout: float = 10.0,
+        on_transcript: Callable[[Transcript], None] | None = None,
+    ) -> AsyncIterator[EnginePlayer]:
+        """A player whose processes all end when the block ends."""
+        async with contextlib.AsyncExitStack() as stack:
+            player = cls(spec, stack, start_timeout=start_timeout, on_transcript=on_transcript)
+            try:
+                yield player
+            finally:
+                await player._discard()
+
+    @property
+    def starts(self) -> int:
+        """How many processes were started (1 + restarts)."""
+        return len(self.pids)
+
+    @property
+    def engine_name(self) -> str:
+        """The engine's ``id name`` if it gave one, else the entrant name."""
+        if self._session is not None:
+            return self._session.engine_id.get("name", self.name)
+        return self.name
+
+    async def _discard(self) -> None:
+        stack, self._session_stack, session = self._session_stack, None, self._session
+        self._session = None
+        if stack is not None:
+            with trio.CancelScope(shield=True):
+                await stack.aclose()
+            if session is not None and self._on_transcript is not None:
+                self._on_transcript(session.transcript)
+
+    async def _ensure_session(self) -> EngineSession:
+        if self._session is not None and self._session.alive:
+            return self._session
+        await self._discard()
+        stack = contextlib.AsyncExitStack()
+        try:
+            session = await stack.enter_async_context(
+                EngineSession.open(self.spec, start_timeout=self._start_timeout)
+            )
+        except BaseException:
+            with trio.CancelScope(shield=True):
+                await stack.aclose()
+            raise
+        self._session, self._session_stack = session, stack
+        self.pids.append(session.pid)
+        return session
+
+    async def _guarded(self, error: EngineError) -> EngineError:
+        await self._discard()
+        return error
+
+    async def start_game(self, setup: GameSetup) -> None:
+        try:
+            session = await self._ensure_session()
+            await session.new_game(
+                NewGame(
+                    game=setup.game,
+                    players=setup.players,
+                    seat=setup.seat + 1,
+                    seed=setup.seed,
+                    options=setup.options,
+                ),
+                timeout=self._start_timeout,
+            )
+        except EngineError as error:
+            raise await self._guarded(error) from None
+
+    async def choose_move(self, request: MoveRequest) -> PlayerReply:
+        session = self._session
+        if session is None:
+            raise EngineStartError(f"{self.name}: no running engine")
+        try:
+            answer = await session.request_move(
+                Position(request.moves, request.start),
+                request.go,
+                deadline=trio.current_time() + request.timeout,
+            )
+        except EngineError as error:
+            raise await self._guarded(error) from None
+        return PlayerReply(answer.move, answer.infos, answer.sent_at, answer.arrived_at)
+
+    async def game_over(self, over: GameOver) -> None:
+        session = self._session
+        if session is None:
+            return
+        failed = True
+        # An engine that stopped reading its input could block this write forever.
+        with trio.move_on_after(self._start_timeout):
+            try:
+                await session.notify(over)
+                failed = False
+            except EngineError:
+                pass
+        if failed:
+            await self._discard()
+
+
+LocalBrain = Callable[[GameSetup, MoveRequest], str | None]
+"""An in-process move chooser: returns move text, or None to resign."""
+
+
+class LocalPlayer:
+    """A Python function playing in-process, timed by the same rules as an engine."""
+
+    def __init__(self, name: str, brain: LocalBrain) -> None:
+        self.name = name
+        self._brain = brain
+        self._setup: GameSetup | None = None
+
+    async def start_game(self, setup: GameSetup) -> None:
+        self._setup = setup
+
+    async def choose_move(self, request: MoveRequest) -> PlayerReply:
+        if self._setup is None:
+            raise EngineStartError(f"{self.name}: asked to move before a game started")
+        sent_at = trio.current_time()
+        move = self._brain(self._setup, request)
+        arrived_at = trio.current_time()
+        if arrived_at - sent_at > request.timeout:
+            raise EngineTimeoutError(
+                f"{self.name}: no move within {request.timeout:.3f}s",
+                overrun=arrived_at - sent_at - request.timeout,
+            )
+        return PlayerReply(move, (), sent_at, arrived_at)
+
+    async def game_over(self, over: GameOver) -> None:
+        self._setup = None

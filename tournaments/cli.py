@@ -1,0 +1,256 @@
+"""The ``referee`` command line: the composition root.
+
+Commands are thin: parse options, build plain objects, call the layers below,
+print. Every user error ends as one line ``referee: error: ...`` and exit
+status 2; tracebacks only with ``--debug`` (or ``REFEREE_DEBUG=1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import trio
+import typer
+from tabulate import tabulate
+
+from bots.cbuild import BuildError
+from referee.adjudicate import Verdict, adjudicate_file, verdict_to_json
+from referee.clock import TimeControl
+from referee.core import Game
+from referee.errors import RulesError
+from referee.perft import divide, perft
+from referee.record import RecordSyntaxError
+from referee.registry import GAMES, make_game
+from tournaments.engines import resolve_engine, unique_names
+from tournaments.match_runner import FinishedGame, MatchPlan, play_match
+from tournaments.standings import standings, standings_table
+
+app = typer.Typer(
+    name="referee",
+    help="Referee and tournament runner for the Tri- family of abstract board games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_debug = False
+
+
+class UserError(Exception):
+    """A problem with the user's input; shown as one line, exit status 2."""
+
+
+@app.callback()
+def _root(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    global _debug
+    _debug = debug or os.environ.get("REFEREE_DEBUG") == "1"
+
+
+def _parse_options(pairs: list[str] | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise UserError(f"bad --option {pair!r}: expected key=value")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _game(name: str, options: list[str] | None) -> Game[Any, Any]:
+    return make_game(name, _parse_options(options))
+
+
+@app.command("games")
+def games_command() -> None:
+    """List every game with its player counts and rule options (defaults first)."""
+    rows: list[list[str]] = []
+    for cls in GAMES:
+        title = cls.name + (f" ({', '.join(cls.aliases)})" if cls.aliases else "")
+        counts = ",".join(str(n) for n in cls.player_counts)
+        for i, spec in enumerate(cls.option_specs):
+            rows.append(
+                [
+                    title if i == 0 else "",
+                    counts if i == 0 else "",
+                    spec.name,
+                    spec.default,
+                    spec.describe(),
+                ]
+            )
+        if not cls.option_specs:
+            rows.append([title, counts, "-", "-", "-"])
+    typer.echo(tabulate(rows, headers=["Game", "Players", "Option", "Default", "Values"]))
+
+
+@app.command("perft")
+def perft_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    depth: Annotated[int, typer.Argument(min=0, max=64)],
+    players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
+    start: Annotated[str | None, typer.Option("--start", help="Encoded start position.")] = None,
+    show_divide: Annotated[bool, typer.Option("--divide", help="Per-move counts.")] = False,
+) -> None:
+    """Count complete turns to DEPTH: one line '<depth> <count>' per depth."""
+    game = _game(game_name, option)
+    count = players if players is not None else game.player_counts[0]
+    state = game.decode(start) if start is not None else game.initial_state(count)
+    if show_divide:
+        for text, nodes in divide(game, state, depth):
+            typer.echo(f"{text} {nodes}")
+        typer.echo("")
+    for d in range(1, depth + 1):
+        typer.echo(f"{d} {perft(state, d)}")
+
+
+def _time_control(tc: str | None, movetime: int | None, margin_ms: int) -> TimeControl:
+    if tc is not None and movetime is not None:
+        raise UserError("give either --tc or --movetime, not both")
+    margin = margin_ms / 1000
+    if movetime is not None:
+        return TimeControl.fixed(movetime, margin=margin)
+    return TimeControl.parse(tc or "10+0.1", margin=margin)
+
+
+def _game_line(total: int, game: FinishedGame) -> str:
+    rec = game.record
+    vs = " vs ".join(game.seat_names)
+    score = f" [{rec.tag('Score')}]" if rec.tag("Score") else ""
+    reason = game.result.outcome.reason
+    return (
+        f"Game {game.index + 1}/{total}: {vs}: {rec.result}{score} "
+        f"({game.result.outcome.termination.value}, {len(game.result.moves)} plies) {reason}"
+    )
+
+
+@app.command("play")
+def play_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    engine: Annotated[
+        list[str],
+        typer.Option("--engine", "-e", help="Engine command, built-in name, or NAME=COMMAND."),
+    ],
+    tc: Annotated[str | None, typer.Option("--tc", help="BASE+INC in seconds (10+0.1).")] = None,
+    movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
+    margin: Annotated[int, typer.Option("--margin", help="Grace per move, ms.")] = 50,
+    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 2,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Append records to this .tgn.")] = None,
+    max_plies: Annotated[int, typer.Option("--max-plies", min=1)] = 10_000,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
+) -> None:
+    """Play GAMES games between the engines, seats rotated each game; print standings."""
+    game = _game(game_name, option)
+    specs = unique_names([resolve_engine(text) for text in engine])
+    game.check_players(len(specs))
+    plan = MatchPlan(
+        game=game,
+        entrants=tuple(specs),
+        tc=_time_control(tc, movetime, margin),
+        games=games,
+        seed=seed,
+        out=out,
+        max_plies=max_plies,
+    )
+
+    def report(done: FinishedGame) -> None:
+        if not quiet:
+            typer.echo(_game_line(games, done))
+
+    finished = trio.run(play_match, plan, report)
+    rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
+    headers, cells = standings_table(rows)
+    typer.echo("")
+    typer.echo(tabulate(cells, headers=headers))
+    voids = sum(1 for g in finished if g.result.void)
+    if voids:
+        typer.echo(f"{voids} void game(s) not scored")
+    if out is not None:
+        typer.echo(f"records appended to {out}")
+
+
+def _verdict_line(index: int, verdict: Verdict) -> str:
+    data = verdict_to_json(index, verdict)
+    where = f" at ply {data['ply']}" if data.get("ply") is not None else ""
+    return f"game {index}: {data['verdict']}{where}: {data['reason']}"
+
+
+@app.command("adjudicate")
+def adjudicate_command(
+    path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game.")] = False,
+) -> None:
+    """Replay every game under its rules; exit 0 if all confirmed, 1 on any dispute."""
+    verdicts = adjudicate_file(path)
+    disputed = 0
+    for index, verdict in enumerate(verdicts, start=1):
+        if verdict_to_json(index, verdict)["verdict"] != "confirmed":
+            disputed += 1
+        if as_json:
+            typer.echo(json.dumps(verdict_to_json(index, verdict), sort_keys=True))
+        else:
+            typer.echo(_verdict_line(index, verdict))
+    if not as_json:
+        typer.echo(f"{len(verdicts)} game(s), {disputed} disputed")
+    raise typer.Exit(1 if disputed else 0)
+
+
+@app.command("bench")
+def bench_command(
+    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 100,
+    engine: Annotated[str, typer.Option("--engine", help="Engine on both seats.")] = "trike-c",
+    rules_plies: Annotated[int, typer.Option("--rules-plies", min=1000)] = 200_000,
+) -> None:
+    """Measure plies/s of a Trike match and the referee's own per-ply overhead."""
+    from tournaments.bench import run_benchmarks
+
+    for line in run_benchmarks(games=games, engine=engine, rules_plies=rules_plies):
+        typer.echo(line)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"referee: error: {message}", err=True)
+    raise SystemExit(2)
+
+
+def main() -> None:
+    """Console-script entry: run the app, turning user errors into one line."""
+    try:
+        app(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("referee: interrupted", err=True)
+        raise SystemExit(130) from None
+    except (UserError, RulesError, RecordSyntaxError, BuildError, ValueError, OSError) as error:
+        if _debug:
+            raise
+        _fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+    except BaseException as error:  # an ExceptionGroup from trio wraps the same errors
+        if _debug or not isinstance(error, BaseExceptionGroup):
+            raise
+        leaves = _leaves(error)
+        if leaves and all(isinstance(e, (RulesError, ValueError, OSError)) for e in leaves):
+            _fail(str(leaves[0]).splitlines()[0])
+        raise
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for error in group.exceptions:
+        if isinstance(error, BaseExceptionGroup):
+            found.extend(_leaves(error))
+        else:
+            found.append(error)
+    return found
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Turning ``--engine`` arguments into engine specs, with the built-in bots by name.
+
+A built-in name (``random``, ``trike-c``) needs no path; anything else is a
+command line split as a shell splits words but never run through a shell.
+``NAME=COMMAND`` gives the entrant an explicit name.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from bots.cbuild import build_c_engine
+from protocol.spec import EngineSpec
+
+
+def _python_bot(name: str) -> Callable[[], tuple[str, ...]]:
+    return lambda: (sys.executable, "-m", "bots", name)
+
+
+def _c_bot(name: str) -> Callable[[], tuple[str, ...]]:
+    return lambda: (str(build_c_engine(name)),)
+
+
+BUILTIN_ENGINES: dict[str, Callable[[], tuple[str, ...]]] = {
+    "random": _python_bot("random"),
+    "trike-c": _c_bot("trike_engine"),
+}
+"""Engines reachable by name; the value builds the command line on demand."""
+
+_NAMED = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$", re.DOTALL)
+
+
+def resolve_engine(text: str) -> EngineSpec:
+    """An ``EngineSpec`` from one ``--engine`` argument.
+
+    :raises ValueError: an empty or unbalanced command (one-line message).
+    :raises bots.cbuild.BuildError: a built-in C engine that cannot be built.
+    """
+    text = text.strip()
+    name: str | None = None
+    match = _NAMED.match(text)
+    if match and not os.path.exists(text):
+        name, text = match.group(1), match.group(2).strip()
+    if text in BUILTIN_ENGINES:
+        return EngineSpec(name=name or text, argv=BUILTIN_ENGINES[text]())
+    return EngineSpec.from_command(text, name=name)
+
+
+def unique_names(specs: Sequence[EngineSpec]) -> list[EngineSpec]:
+    """Rename repeated entrant names ``x``, ``x#2``, ``x#3`` so standings stay apart."""
+    seen: dict[str, int] = {}
+    renamed: list[EngineSpec] = []
+    for spec in specs:
+        count = seen.get(spec.name, 0) + 1
+        seen[spec.name] = count
+        if count > 1:
+            spec = replace(spec, name=f"{spec.name}#{count}")
+        renamed.append(spec)
+    return renamed

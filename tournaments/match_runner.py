@@ -1,0 +1,117 @@
+"""Running a match: N games between the same entrants, seats rotated, engines reused.
+
+All I/O of a match lives here: engines are opened once per entrant (and
+restarted by ``EnginePlayer`` after a failure), each finished game is appended
+and flushed to the record file before the next begins, and a callback reports
+progress. Void games are written (marked ``void``) but not scored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from protocol.spec import EngineSpec
+from referee.clock import TimeControl
+from referee.core import Game
+from referee.match import DEFAULT_MAX_PLIES, GameResult, PlayedMove, play_game
+from referee.players import EnginePlayer, Player
+from referee.record import GameRecord, MoveEntry, append_record, build_record
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlan:
+    """Everything needed to play a match."""
+
+    game: Game[Any, Any]
+    entrants: tuple[EngineSpec, ...]
+    tc: TimeControl
+    games: int = 2
+    seed: int = 1
+    out: Path | None = None
+    event: str = "referee match"
+    max_plies: int = DEFAULT_MAX_PLIES
+    start_timeout: float = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One game of the match as the caller sees it."""
+
+    index: int
+    """0-based number of the game in the match."""
+    seat_names: tuple[str, ...]
+    """Entrant names in seat order."""
+    result: GameResult
+    record: GameRecord
+
+
+def seat_order(entrants: int, index: int) -> tuple[int, ...]:
+    """Entrant indexes in seat order for game ``index``: rotate by one seat per game."""
+    return tuple((index + seat) % entrants for seat in range(entrants))
+
+
+def _comment(move: PlayedMove) -> str:
+    text = f"{move.elapsed:.3f}s"
+    if move.remaining is not None:
+        text += f" {move.remaining:.3f}s"
+    return text
+
+
+def make_record(
+    plan: MatchPlan, index: int, names: Sequence[str], result: GameResult
+) -> GameRecord:
+    """The ``.tgn`` record of one finished game."""
+    tags = [
+        ("Event", plan.event),
+        ("Round", str(index + 1)),
+        ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
+        ("TimeControl", plan.tc.tag()),
+        ("Seed", str(plan.seed + index)),
+    ]
+    moves = [MoveEntry(m.text, _comment(m)) for m in result.moves]
+    return build_record(plan.game, list(names), moves, result.outcome, tags, start=result.start)
+
+
+async def play_match(
+    plan: MatchPlan,
+    on_game: Callable[[FinishedGame], None] | None = None,
+    players: Sequence[Player] | None = None,
+) -> list[FinishedGame]:
+    """Play ``plan.games`` games; return them in order.
+
+    ``players`` replaces the engine processes (tests use in-process players).
+    """
+    finished: list[FinishedGame] = []
+    async with contextlib.AsyncExitStack() as stack:
+        if players is None:
+            players = [
+                await stack.enter_async_context(
+                    EnginePlayer.open(spec, start_timeout=plan.start_timeout)
+                )
+                for spec in plan.entrants
+            ]
+        names = [spec.name for spec in plan.entrants]
+        for index in range(plan.games):
+            order = seat_order(len(players), index)
+            table = [players[i] for i in order]
+            seat_names = tuple(names[i] for i in order)
+            result = await play_game(
+                plan.game,
+                table,
+                plan.tc,
+                seed=plan.seed + index,
+                max_plies=plan.max_plies,
+            )
+            record = make_record(plan, index, seat_names, result)
+            if plan.out is not None:
+                append_record(plan.out, record)
+            game = FinishedGame(index, seat_names, result, record)
+            finished.append(game)
+            if on_game is not None:
+                on_game(game)
+    return finished
