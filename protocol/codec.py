@@ -42,6 +42,7 @@ MAX_MS = 2**53
 """Largest time accepted in ms: beyond any real clock, small enough for JSON consumers."""
 
 _OPTION_TYPES = frozenset({"spin", "check", "combo", "string"})
+_ID_KEYS = ("name", "author")
 
 
 def is_token(word: str) -> bool:
@@ -70,8 +71,42 @@ def _int(word: str, what: str, *, minimum: int = 0) -> int:
     return value
 
 
+def _signed_int(word: str, what: str) -> int:
+    return -_int(word[1:], what) if word.startswith("-") else _int(word, what)
+
+
 def _int_list(word: str, what: str) -> tuple[int, ...]:
     return tuple(_int(part, what) for part in word.split(","))
+
+
+def _check_int(value: int, what: str, *, minimum: int = 0) -> int:
+    """Validate an integer about to be formatted (the referee's side of ``_int``)."""
+    if not minimum <= value <= MAX_MS:
+        raise ProtocolViolation(f"bad {what} {value}: out of range")
+    return value
+
+
+def _ints(values: tuple[int, ...], what: str) -> str:
+    if not values:
+        raise ProtocolViolation(f"empty {what} list")
+    if min(values) < 0 or max(values) > MAX_MS:
+        bad = next(v for v in values if not 0 <= v <= MAX_MS)
+        raise ProtocolViolation(f"bad {what} {bad}: out of range")
+    return ",".join(map(str, values))
+
+
+def _moves(moves: tuple[str, ...]) -> str:
+    """``moves`` joined by spaces, checked to be tokens in a few C-speed passes (hot path)."""
+    joined = " ".join(moves)
+    if (
+        not joined.isascii()
+        or not joined.isprintable()
+        or joined.count(" ") != len(moves) - 1
+        or "" in moves
+    ):
+        bad = next(m for m in moves if not is_token(m))
+        raise ProtocolViolation(f"bad move {bad!r}: expected printable ASCII without spaces")
+    return joined
 
 
 def _words(line: str) -> list[str]:
@@ -107,16 +142,20 @@ def format_reply(reply: Reply) -> str:
         case Resign():
             return "resign"
         case IdReply(key, value):
-            return f"id {_token(key, 'id key')} {_text(value, 'id')}".rstrip()
+            if key not in _ID_KEYS:
+                raise ProtocolViolation(f"bad id key {key!r}: expected 'name' or 'author'")
+            return f"id {key} {_text(value, 'id')}".rstrip()
         case ErrorReply(text):
             return f"error {_text(text, 'error')}".rstrip()
         case OptionReply(name, kind, default, minimum, maximum, choices):
+            if kind not in _OPTION_TYPES:
+                raise ProtocolViolation(f"unknown option type {kind!r}")
             parts = ["option", "name", _token(name, "option name"), "type", kind]
             parts += ["default", _token(default, "option default")]
             if minimum is not None:
-                parts += ["min", str(minimum)]
+                parts += ["min", str(_check_int(minimum, "option min", minimum=-MAX_MS))]
             if maximum is not None:
-                parts += ["max", str(maximum)]
+                parts += ["max", str(_check_int(maximum, "option max", minimum=-MAX_MS))]
             for choice in choices:
                 parts += ["var", _token(choice, "option var")]
             return " ".join(parts)
@@ -140,8 +179,8 @@ def _parse_option(words: list[str]) -> OptionReply:
             raise ProtocolViolation(f"malformed option: missing '{key}'")
     if fields["type"] not in _OPTION_TYPES:
         raise ProtocolViolation(f"unknown option type {fields['type']!r}")
-    minimum = _int(fields["min"], "option min") if "min" in fields else None
-    maximum = _int(fields["max"], "option max") if "max" in fields else None
+    minimum = _signed_int(fields["min"], "option min") if "min" in fields else None
+    maximum = _signed_int(fields["max"], "option max") if "max" in fields else None
     return OptionReply(
         name=_token(fields["name"], "option name"),
         type=fields["type"],
@@ -202,25 +241,47 @@ def parse_reply(line: str) -> Reply:
 
 def format_command(command: Command) -> str:
     """The wire line (without newline) of a referee command."""
+    # The hot path (a position and a go per ply) skips the pattern matching below.
+    if type(command) is Position:
+        start = "start" if command.state is None else f"state {_token(command.state, 'state')}"
+        if not command.moves:
+            return f"position {start}"
+        return f"position {start} moves {_moves(command.moves)}"
+    if type(command) is Go and command.movetime is None and command.times is not None:
+        remaining, increments = command.times, command.incs
+        if increments is None or len(remaining) != len(increments):
+            raise ProtocolViolation("go: 'time' and 'inc' must list the same seats")
+        return f"go time {_ints(remaining, 'time')} inc {_ints(increments, 'inc')}"
     match command:
         case Position(moves, state):
             start = "start" if state is None else f"state {_token(state, 'state')}"
             if not moves:
                 return f"position {start}"
-            return f"position {start} moves {' '.join(moves)}"
+            return f"position {start} moves {_moves(moves)}"
         case Go(times, incs, movetime):
             if movetime is not None:
-                return f"go movetime {movetime}"
-            if times is None or incs is None:
+                if times is not None or incs is not None:
+                    raise ProtocolViolation("go: 'movetime' excludes 'time' and 'inc'")
+                return f"go movetime {_check_int(movetime, 'movetime')}"
+            if times is None and incs is None:
                 return "go"
-            return (
-                f"go time {','.join(str(t) for t in times)} inc {','.join(str(i) for i in incs)}"
-            )
+            if times is None or incs is None or len(times) != len(incs):
+                raise ProtocolViolation("go: 'time' and 'inc' must list the same seats")
+            return f"go time {_ints(times, 'time')} inc {_ints(incs, 'inc')}"
         case Ping(token):
             return f"ping {_token(token, 'ping token')}"
         case NewGame(game, players, seat, seed, options):
-            line = f"newgame game {_token(game, 'game')} players {players} seat {seat} seed {seed}"
+            _check_int(players, "players", minimum=1)
+            if not 1 <= seat <= players:
+                raise ProtocolViolation(f"bad newgame: seat {seat} of {players} players")
+            line = (
+                f"newgame game {_token(game, 'game')} players {players} seat {seat}"
+                f" seed {_check_int(seed, 'seed')}"
+            )
             if options:
+                for key, value in options:
+                    if not key or not value or "=" in key or "," in key or "," in value:
+                        raise ProtocolViolation(f"bad rule option {key}={value}")
                 pairs = ",".join(f"{k}={v}" for k, v in options)
                 line += f" options {_token(pairs, 'options')}"
             return line
@@ -230,9 +291,10 @@ def format_command(command: Command) -> str:
                 line += f" detail {_text(detail, 'detail')}"
             return line
         case Hello(version):
-            return f"{PROTOCOL_NAME} {version}"
+            return f"{PROTOCOL_NAME} {_check_int(version, 'protocol version', minimum=1)}"
         case SetOption(name, value):
-            return f"setoption name {_token(name, 'option name')} value {_text(value, 'value')}"
+            line = f"setoption name {_token(name, 'option name')} value {_text(value, 'value')}"
+            return line.rstrip()
         case Quit():
             return "quit"
 
@@ -279,9 +341,7 @@ def _parse_go(words: list[str]) -> Go:
 def _parse_newgame(words: list[str]) -> NewGame:
     keys = ("game", "players", "seat", "seed")
     has_options = len(words) == 2 * len(keys) + 3
-    values = _expect_keys(
-        words[1:] if not has_options else words[1:-2], keys, "newgame"
-    )
+    values = _expect_keys(words[1:] if not has_options else words[1:-2], keys, "newgame")
     options: tuple[tuple[str, str], ...] = ()
     if has_options:
         if words[-2] != "options":
@@ -309,14 +369,14 @@ def _parse_gameover(line: str, words: list[str]) -> GameOver:
             raise ProtocolViolation("malformed gameover: expected 'detail <text>'")
         parts = line.split(None, 6)
         detail = parts[6].strip() if len(parts) == 7 else ""
-    return GameOver(words[2], words[4], detail)
+    return GameOver(_token(words[2], "result"), _token(words[4], "reason"), detail)
 
 
 def _parse_setoption(line: str, words: list[str]) -> SetOption:
     if len(words) < 4 or words[1] != "name" or words[3] != "value":
         raise ProtocolViolation("malformed setoption: expected 'setoption name <n> value <v>'")
     value = line.split(None, 4)[4].strip() if len(words) > 4 else ""
-    return SetOption(words[2], value)
+    return SetOption(_token(words[2], "option name"), value)
 
 
 def _parse_hello(words: list[str]) -> Hello:
@@ -328,9 +388,11 @@ def _parse_hello(words: list[str]) -> Hello:
 _COMMANDS: dict[str, Callable[[str, list[str]], Command]] = {
     "position": lambda line, words: _parse_position(words),
     "go": lambda line, words: _parse_go(words),
-    "ping": lambda line, words: Ping(_token(words[1], "ping token"))
-    if len(words) == 2
-    else _fail("malformed ping: expected 'ping <token>'"),
+    "ping": lambda line, words: (
+        Ping(_token(words[1], "ping token"))
+        if len(words) == 2
+        else _fail("malformed ping: expected 'ping <token>'")
+    ),
     "newgame": lambda line, words: _parse_newgame(words),
     "gameover": _parse_gameover,
     "setoption": _parse_setoption,

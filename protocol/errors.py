@@ -4,6 +4,7 @@
 
     EngineError
     ├── EngineStartError        could not spawn, or the handshake failed
+    │   └── EngineRefusedError  answered ``error`` to newgame or setoption
     ├── EngineTerminatedError   exited or closed its pipes
     ├── EngineTimeoutError      no terminal reply in time
     └── ProtocolViolation       a line that breaks the grammar or the sequence
@@ -21,6 +22,14 @@ class EngineError(Exception):
 
 class EngineStartError(EngineError):
     """The engine could not be started, or failed the handshake."""
+
+
+class EngineRefusedError(EngineStartError):
+    """The engine answered ``error`` to ``newgame`` (or to an option): it cannot play this.
+
+    A subclass of ``EngineStartError`` because it happens before the first move
+    request: the game is void, not forfeited.
+    """
 
 
 class EngineTerminatedError(EngineError):

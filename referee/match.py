@@ -63,7 +63,7 @@ def termination_of(error: EngineError) -> Termination:
     """The forfeit termination of ``error`` (most specific class in ``FAILURE_POLICY``)."""
     for cls in type(error).__mro__:
         if cls in FAILURE_POLICY:
-            return FAILURE_POLICY[cls]  # type: ignore[index]
+            return FAILURE_POLICY[cls]
     return Termination.PROTOCOL_ERROR
 
 
@@ -145,24 +145,23 @@ async def play_game(
         try:
             await player.start_game(GameSetup(game.name, options, num_players, seat, seed))
         except EngineError as error:
-            outcome = _void(f"seat {seat + 1} ({player.name}) failed to start: {error}", seat)
-            return await _finish(game, players, state, outcome, moves, start)
+            void = _void(f"seat {seat + 1} ({player.name}) failed to start: {error}", seat)
+            return await _finish(game, players, state, void, moves, start)
 
     clock = Clock(tc, num_players)
-    outcome: Outcome | None = None
-    while outcome is None:
+    while True:
         outcome = state.outcome()
         if outcome is not None:
             break
         if state.ply >= max_plies:
             outcome = unfinished_outcome(game, state, reason=f"move limit of {max_plies} plies")
             break
-        seat = state.to_move
-        assert seat is not None  # outcome() is None, so someone is to move
-        player = players[seat]
-        who = f"seat {seat + 1} ({player.name})"
+        mover = state.to_move
+        assert mover is not None  # outcome() is None, so someone is to move
+        player = players[mover]
+        who = f"seat {mover + 1} ({player.name})"
         request = MoveRequest(
-            seat, start, tuple(texts), _go(clock, seat), clock.deadline_after(seat)
+            mover, start, tuple(texts), _go(clock, mover), clock.deadline_after(mover)
         )
         try:
             reply = await player.choose_move(request)
@@ -170,16 +169,16 @@ async def play_game(
             termination = termination_of(error)
             if termination is Termination.VOID:
                 termination = Termination.CRASH
-            outcome = forfeit_outcome(game, state, termination, seat, f"{who}: {error}")
+            outcome = forfeit_outcome(game, state, termination, mover, f"{who}: {error}")
             break
         if reply.move is None:
-            outcome = forfeit_outcome(game, state, Termination.RESIGNATION, seat, f"{who} resigns")
+            outcome = forfeit_outcome(game, state, Termination.RESIGNATION, mover, f"{who} resigns")
             break
-        charge = clock.charge(seat, reply.elapsed)
+        charge = clock.charge(mover, reply.elapsed)
         if charge.overrun > 0:
             late = round(charge.overrun * 1000)
             outcome = forfeit_outcome(
-                game, state, Termination.TIMEOUT, seat, f"{who} loses on time ({late} ms over)"
+                game, state, Termination.TIMEOUT, mover, f"{who} loses on time ({late} ms over)"
             )
             break
         try:
@@ -190,13 +189,13 @@ async def play_game(
                 game,
                 state,
                 Termination.ILLEGAL_MOVE,
-                seat,
+                mover,
                 f"{who} plays illegal move {reply.move!r} at ply {len(texts) + 1}: {error}",
             )
             break
         text = reply.move  # parse_move accepts canonical text only, so this is canonical
         played = PlayedMove(
-            seat,
+            mover,
             text,
             reply.elapsed,
             charge.remaining if tc.base is not None else None,

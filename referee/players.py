@@ -154,8 +154,9 @@ class EnginePlayer:
         stack, self._session_stack, session = self._session_stack, None, self._session
         self._session = None
         if stack is not None:
-            with trio.CancelScope(shield=True):
-                await stack.aclose()
+            # No shield here: the session's nursery was opened outside it, and the
+            # session shields its own time-limited quit-then-kill.
+            await stack.aclose()
             if session is not None and self._on_transcript is not None:
                 self._on_transcript(session.transcript)
 
@@ -169,8 +170,7 @@ class EnginePlayer:
                 EngineSession.open(self.spec, start_timeout=self._start_timeout)
             )
         except BaseException:
-            with trio.CancelScope(shield=True):
-                await stack.aclose()
+            await stack.aclose()
             raise
         self._session, self._session_stack = session, stack
         self.pids.append(session.pid)

@@ -95,7 +95,8 @@ def run_benchmarks(*, games: int, engine: str, rules_plies: int) -> Iterator[str
     match = bench_match(games, engine)
     verdict = "meets" if match["plies_per_s"] >= MATCH_TARGET_PLIES_PER_SECOND else "BELOW"
     yield (
-        f"match  trike {engine} vs {engine}, {match['games']:.0f} games, {match['plies']:.0f} plies "
+        f"match  trike {engine} vs {engine}, {match['games']:.0f} games, "
+        f"{match['plies']:.0f} plies "
         f"in {match['wall_s']:.2f}s: {match['plies_per_s']:,.0f} plies/s "
         f"({verdict} target {MATCH_TARGET_PLIES_PER_SECOND:,})"
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -253,4 +252,4 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

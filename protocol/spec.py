@@ -1,0 +1,74 @@
+"""How to start an engine: ``EngineSpec``, pure data.
+
+An engine is always started from an argument vector, never through a shell:
+``EngineSpec.from_command`` splits a command line with POSIX ``shlex`` rules.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    """The command, working directory, environment and options of one engine."""
+
+    name: str
+    """A human name for messages and transcripts (not sent to the engine)."""
+    argv: tuple[str, ...]
+    """The program and its arguments; ``argv[0]`` is looked up on ``PATH`` if it has no ``/``."""
+    cwd: str | None = None
+    """The working directory, or None for the referee's own."""
+    env: Mapping[str, str] | None = field(default=None, hash=False)
+    """Extra environment variables, merged over the referee's environment at start."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Engine options, sent as ``setoption name <n> value <v>`` after the handshake."""
+
+    def __post_init__(self) -> None:
+        if not self.argv or not self.argv[0]:
+            raise ValueError(f"engine {self.name!r}: empty command")
+
+    @classmethod
+    def from_command(
+        cls,
+        cmd: str,
+        name: str | None = None,
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        options: Iterable[tuple[str, str]] = (),
+    ) -> EngineSpec:
+        """Split ``cmd`` like a POSIX shell would (quotes, backslashes), without running one.
+
+        ``name`` defaults to the file name of the program.
+
+        :raises ValueError: ``cmd`` is empty or its quotes are unbalanced (one-line message).
+        """
+        try:
+            argv = tuple(shlex.split(cmd, posix=True))
+        except ValueError as exc:
+            raise ValueError(f"cannot parse engine command {cmd!r}: {exc}") from None
+        if not argv or not argv[0]:
+            raise ValueError(f"empty engine command {cmd!r}")
+        return cls(
+            name=name if name is not None else os.path.basename(argv[0]) or argv[0],
+            argv=argv,
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            options=tuple(options),
+        )
+
+    def command_line(self) -> str:
+        """The argument vector quoted as one POSIX shell line (for messages and records)."""
+        return shlex.join(self.argv)
+
+    def environment(self, base: Mapping[str, str]) -> dict[str, str] | None:
+        """``base`` (normally ``os.environ``) with ``env`` merged over it; None if no extras."""
+        if not self.env:
+            return None
+        merged = dict(base)
+        merged.update(self.env)
+        return merged

@@ -1,0 +1,127 @@
+"""EngineSpec (command splitting, environment) and Transcript (bounded, ordered)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from protocol.codec import parse_command, parse_reply
+from protocol.messages import GameOver, Go, NewGame, Position
+from protocol.session import EngineSession
+from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
+
+
+def test_from_command_splits_like_a_posix_shell_without_running_one() -> None:
+    spec = EngineSpec.from_command("./engines/my\\ bot --name 'two words' \"$HOME\" ;ls")
+    assert spec.argv == ("./engines/my bot", "--name", "two words", "$HOME", ";ls")
+    assert spec.name == "my bot"
+    assert EngineSpec.from_command("x", name="Xavier").name == "Xavier"
+
+
+@pytest.mark.parametrize("cmd", ["", "   ", "engine 'unbalanced", 'a "b'])
+def test_from_command_rejects_empty_and_unbalanced(cmd: str) -> None:
+    with pytest.raises(ValueError) as info:
+        EngineSpec.from_command(cmd)
+    assert "\n" not in str(info.value)
+
+
+def test_spec_is_hashable_and_environment_merges() -> None:
+    spec = EngineSpec.from_command("e --x", env={"A": "1"}, options=[("Depth", "3")])
+    assert hash(spec) == hash(
+        EngineSpec.from_command("e --x", env={"A": "2"}, options=[("Depth", "3")])
+    )
+    assert spec.options == (("Depth", "3"),)
+    assert spec.environment({"A": "0", "B": "2"}) == {"A": "1", "B": "2"}
+    assert EngineSpec.from_command("e").environment({"B": "2"}) is None
+    assert spec.command_line() == "e --x"
+    with pytest.raises(ValueError):
+        EngineSpec(name="x", argv=())
+
+
+def test_transcript_records_relative_times_in_order() -> None:
+    transcript = Transcript(origin=100.0)
+    transcript.sent(100.5, "rgp 1")
+    transcript.stderr(100.6, "warming up")
+    transcript.received(101.25, "rgpok")
+    transcript.note(102.0, "started")
+    assert transcript.lines() == [
+        "    0.500 > rgp 1",
+        "    0.600 ! warming up",
+        "    1.250 < rgpok",
+        "    2.000 # started",
+    ]
+    with pytest.raises(ValueError):
+        transcript.record(0.0, "?", "x")
+
+
+def test_transcript_is_bounded_and_stderr_cannot_push_out_the_protocol() -> None:
+    transcript = Transcript(max_lines=3, max_stderr_lines=2, max_chars=10)
+    transcript.sent(0, "rgp 1")
+    for i in range(10_000):
+        transcript.stderr(i, "spam " * 1000)
+    transcript.received(1, "rgpok")
+    assert len(transcript) == 4
+    assert transcript.dropped == 0
+    assert transcript.dropped_stderr == 9_998
+    texts = [line.text for line in transcript.entries()]
+    assert texts[0] == "rgp 1" and texts[-1] == "rgpok"
+    assert texts[1] == "spam spam ... [4990 more chars]"
+    for i in range(5):
+        transcript.note(2, f"n{i}")
+    assert transcript.dropped == 4
+    assert transcript.lines()[0].startswith("# 4 earlier protocol lines and 9998 earlier stderr")
+
+
+def test_transcript_dump(tmp_path: Path) -> None:
+    transcript = Transcript()
+    transcript.sent(0.25, "quit")
+    path = tmp_path / "t.log"
+    transcript.dump(path)
+    assert path.read_text(encoding="utf-8") == "    0.250 > quit\n"
+    Transcript().dump(path)
+    assert path.read_text(encoding="utf-8") == ""
+
+
+# --- protocol/SPEC.md stays true ------------------------------------------------------
+
+SPEC = Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md"
+
+
+def _code_blocks(language: str) -> list[str]:
+    text = SPEC.read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.DOTALL)
+
+
+def test_spec_example_session_is_valid_protocol() -> None:
+    (example,) = _code_blocks("text")
+    lines = example.splitlines()
+    assert len(lines) > 20
+    for line in lines:
+        direction, _, message = line.partition(" ")
+        if direction == ">":
+            parse_command(message)
+        else:
+            assert direction == "<", line
+            parse_reply(message)
+
+
+async def test_spec_minimal_engine_speaks_the_protocol(tmp_path: Path) -> None:
+    (code,) = _code_blocks("python")
+    script = tmp_path / "minimal.py"
+    script.write_text(code, encoding="utf-8")
+    spec = EngineSpec(name="minimal", argv=(sys.executable, str(script)))
+    async with EngineSession.open(spec, start_timeout=5) as session:
+        assert session.engine_id == {"name": "Minimal", "author": "You"}
+        await session.new_game(NewGame("trike", 2, 1, 5, (("size", "9"),)), timeout=5)
+        answer = await session.request_move(
+            Position(("e3",)), Go(movetime=100), deadline=trio.current_time() + 5
+        )
+        assert answer.move is None  # it knows no rules, so it resigns
+        assert await session.ping(5) >= 0
+        await session.notify(GameOver("0-1", "resignation"))
+    assert session.returncode == 0
