@@ -210,4 +210,6 @@ def format_verdict(index: int, verdict: Verdict) -> str:
     if verdict.ply is not None:
         seat = "" if verdict.seat is None else f"seat {verdict.seat}, "
         where = f" at ply {verdict.ply} ({seat}{verdict.move!r})"
+    if verdict.confirmed:
+        return f"game {index}: confirmed"
     return f"game {index}: {verdict.verdict.value}{where}: {verdict.reason}"

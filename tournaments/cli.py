@@ -12,12 +12,11 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
-import trio
 import typer
 from tabulate import tabulate
 
 from bots.cbuild import BuildError
-from referee.adjudicate import Verdict, adjudicate_file, verdict_to_json
+from referee.adjudicate import adjudicate_file, format_verdict, verdict_to_json
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.errors import RulesError
@@ -26,6 +25,7 @@ from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
 from tournaments.engines import resolve_engine, unique_names
 from tournaments.match_runner import FinishedGame, MatchPlan, play_match
+from tournaments.signals import run_until_signalled
 from tournaments.standings import standings, standings_table
 
 app = typer.Typer(
@@ -159,11 +159,19 @@ def play_command(
         max_plies=max_plies,
     )
 
+    done_games: list[FinishedGame] = []
+
     def report(done: FinishedGame) -> None:
+        done_games.append(done)
         if not quiet:
             typer.echo(_game_line(games, done))
 
-    finished = trio.run(play_match, plan, report)
+    try:
+        finished = run_until_signalled(lambda: play_match(plan, report))
+    except KeyboardInterrupt:
+        saved = f"; they are in {out}" if out is not None and done_games else ""
+        typer.echo(f"referee: interrupted after {len(done_games)} finished game(s){saved}", err=True)
+        raise typer.Exit(130) from None
     rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
     headers, cells = standings_table(rows)
     typer.echo("")
@@ -175,12 +183,6 @@ def play_command(
         typer.echo(f"records appended to {out}")
 
 
-def _verdict_line(index: int, verdict: Verdict) -> str:
-    data = verdict_to_json(index, verdict)
-    where = f" at ply {data['ply']}" if data.get("ply") is not None else ""
-    return f"game {index}: {data['verdict']}{where}: {data['reason']}"
-
-
 @app.command("adjudicate")
 def adjudicate_command(
     path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
@@ -190,12 +192,12 @@ def adjudicate_command(
     verdicts = adjudicate_file(path)
     disputed = 0
     for index, verdict in enumerate(verdicts, start=1):
-        if verdict_to_json(index, verdict)["verdict"] != "confirmed":
+        if not verdict.confirmed:
             disputed += 1
         if as_json:
             typer.echo(json.dumps(verdict_to_json(index, verdict), sort_keys=True))
         else:
-            typer.echo(_verdict_line(index, verdict))
+            typer.echo(format_verdict(index, verdict))
     if not as_json:
         typer.echo(f"{len(verdicts)} game(s), {disputed} disputed")
     raise typer.Exit(1 if disputed else 0)

@@ -447,7 +447,7 @@ def test_adjudicate_file(tmp_path: Path) -> None:
     json.dumps(data)
     line = format_verdict(2, verdicts[1])
     assert line.startswith("game 2: illegal-move at ply 2 (seat 2, 'zz'): ")
-    assert format_verdict(1, verdicts[0]) == "game 1: confirmed: confirmed"
+    assert format_verdict(1, verdicts[0]) == "game 1: confirmed"
 
 
 def test_adjudicate_file_unreadable(tmp_path: Path) -> None:
