@@ -7,14 +7,13 @@ Figures, not assertions: targets are compared by the person reading them.
   of the whole match, and the referee's own per-ply overhead: the time from the
   arrival of one move to the writing of the next request (parse, validate, clock,
   format), median and 99th percentile.
-* rules: seeded random Trike playouts in-process: plies per second of
-  ``legal_moves`` + ``play``.
+* rules: ``tournaments.rules_bench``: referee-style plies per second of every
+  game beside python-chess on chess.
 """
 
 from __future__ import annotations
 
 import itertools
-import random
 import statistics
 import time
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from referee.clock import TimeControl
 from referee.registry import make_game
 from tournaments.engines import resolve_engine, unique_names
 from tournaments.match_runner import FinishedGame, MatchPlan, play_match
+from tournaments.rules_bench import run_rules_benchmark
 
 MATCH_TARGET_PLIES_PER_SECOND = 4500
 
@@ -67,31 +67,9 @@ def bench_match(games: int, engine: str) -> dict[str, float]:
     }
 
 
-def bench_rules(plies: int, seed: int = 1) -> dict[str, float]:
-    """Random Trike playouts in-process until ``plies`` plies; plies/s."""
-    game = make_game("trike")
-    rng = random.Random(seed)
-    done = 0
-    started = time.perf_counter()
-    while done < plies:
-        state = game.initial_state(2)
-        while True:
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state = state.play(rng.choice(moves))
-            done += 1
-    wall = time.perf_counter() - started
-    return {"plies": float(done), "plies_per_s": done / wall, "us_per_ply": 1e6 * wall / done}
-
-
 def run_benchmarks(*, games: int, engine: str, rules_plies: int) -> Iterator[str]:
     """Run both benchmarks and yield report lines."""
-    rules = bench_rules(rules_plies)
-    yield (
-        f"rules  trike random playouts: {rules['plies_per_s']:,.0f} plies/s "
-        f"({rules['us_per_ply']:.1f} us/ply over {rules['plies']:,.0f} plies)"
-    )
+    yield from run_rules_benchmark(rules_plies)
     match = bench_match(games, engine)
     verdict = "meets" if match["plies_per_s"] >= MATCH_TARGET_PLIES_PER_SECOND else "BELOW"
     yield (

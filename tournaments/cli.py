@@ -170,7 +170,8 @@ def play_command(
         finished = run_until_signalled(lambda: play_match(plan, report))
     except KeyboardInterrupt:
         saved = f"; they are in {out}" if out is not None and done_games else ""
-        typer.echo(f"referee: interrupted after {len(done_games)} finished game(s){saved}", err=True)
+        count = len(done_games)
+        typer.echo(f"referee: interrupted after {count} finished game(s){saved}", err=True)
         raise typer.Exit(130) from None
     rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
     headers, cells = standings_table(rows)
@@ -207,7 +208,7 @@ def adjudicate_command(
 def bench_command(
     games: Annotated[int, typer.Option("--games", "-n", min=1)] = 100,
     engine: Annotated[str, typer.Option("--engine", help="Engine on both seats.")] = "trike-c",
-    rules_plies: Annotated[int, typer.Option("--rules-plies", min=1000)] = 200_000,
+    rules_plies: Annotated[int, typer.Option("--rules-plies", min=1000)] = 100_000,
 ) -> None:
     """Measure plies/s of a Trike match and the referee's own per-ply overhead."""
     from tournaments.bench import run_benchmarks
