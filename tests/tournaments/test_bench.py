@@ -36,6 +36,6 @@ def test_match_benchmark_counts_plies_and_overheads() -> None:
         pytest.skip("no C compiler: the trike-c engine cannot be built")
     figures = bench_match(games=3, engine="trike-c")
     assert figures["games"] == 3
-    assert figures["plies"] >= 3 * 9  # a Trike game on size 9 lasts at least 9 plies
+    assert figures["plies"] >= 3 * 3  # a Trike game has at least 3 plies (two around the pawn)
     assert 0 < figures["overhead_median_us"] <= figures["overhead_p99_us"]
     assert figures["plies_per_s"] > 0
