@@ -688,6 +688,59 @@ class EngineSession:
                     f"engine {self.spec.name!r}: {self._unexpected(reply, 'during a search')}"
                 )
 
+    async def request_move_with_ping(
+        self, position: Position, go: Go, *, deadline: float
+    ) -> tuple[MoveAnswer, bool]:
+        """Like ``request_move``, with a ``ping`` in the same write, right behind ``go``.
+
+        Waits for the move (or resignation) and the ``pong``, in either order, until
+        ``deadline``; returns the answer and whether the pong came before it. This is
+        the compliance check that an engine answers ``ping`` while it searches.
+
+        :raises EngineTimeoutError: the move or the pong did not arrive by ``deadline``.
+        :raises EngineTerminatedError, ProtocolViolation: as ``request_move``.
+        """
+        token = str(next(self._ping_counter))
+        self._pings.add(token)
+        try:
+            data = self._encode((position, go, Ping(token)))
+            sent_at = trio.current_time()
+            await self._write(data, deadline, "position, go and ping")
+            answer: MoveAnswer | None = None
+            pong_first = False
+            infos: list[str] = []
+            while True:
+                reply, arrived = await self.receive(deadline)
+                if isinstance(reply, Pong):
+                    if reply.token == token:
+                        pong_first = answer is None
+                        self._pings.discard(token)
+                        if answer is not None:
+                            return answer, pong_first
+                elif isinstance(reply, Info):
+                    infos.append(reply.text)
+                elif isinstance(reply, (MoveReply, Resign)) and answer is None:
+                    move = reply.move if isinstance(reply, MoveReply) else None
+                    answer = MoveAnswer(move, tuple(infos[-MAX_INFOS:]), sent_at, arrived)
+                    if token not in self._pings:
+                        return answer, True
+                elif isinstance(reply, ErrorReply):
+                    raise ProtocolViolation(
+                        f"engine {self.spec.name!r}: engine error: {reply.text}"
+                    )
+                else:
+                    raise ProtocolViolation(
+                        f"engine {self.spec.name!r}: {self._unexpected(reply, 'during a search')}"
+                    )
+        finally:
+            self._pings.discard(token)
+
+    async def wait_exit(self, timeout: float) -> int | None:  # noqa: ASYNC109
+        """Wait up to ``timeout`` seconds for the process to exit; its return code, or None."""
+        with trio.move_on_after(timeout):
+            await self._exited.wait()
+        return self.returncode
+
     async def new_game(self, cmd: NewGame, *, timeout: float) -> None:  # noqa: ASYNC109
         """Send ``newgame`` and wait up to ``timeout`` seconds for ``ok``.
 

@@ -196,7 +196,7 @@ class State(ABC, Generic[M]):
         :raises IllegalMoveError: the move is not legal in this state.
         """
         if not self.is_legal(move):
-            raise IllegalMoveError(f"illegal move {move!r} for seat {self.to_move}")
+            raise IllegalMoveError("not a legal move in this position")
         return self._apply(move)
 
 

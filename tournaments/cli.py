@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -16,6 +17,7 @@ import typer
 from tabulate import tabulate
 
 from bots.cbuild import BuildError
+from protocol.spec import EngineSpec
 from referee.adjudicate import adjudicate_file, format_verdict, verdict_to_json
 from referee.clock import TimeControl
 from referee.core import Game
@@ -23,6 +25,7 @@ from referee.errors import RulesError
 from referee.perft import divide, perft
 from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
+from tournaments.check_engine import check_engine
 from tournaments.engines import resolve_engine, unique_names
 from tournaments.match_runner import FinishedGame, MatchPlan, play_match
 from tournaments.signals import run_until_signalled
@@ -202,6 +205,50 @@ def adjudicate_command(
     if not as_json:
         typer.echo(f"{len(verdicts)} game(s), {disputed} disputed")
     raise typer.Exit(1 if disputed else 0)
+
+
+@app.command(
+    "check-engine",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def check_engine_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    command: Annotated[list[str], typer.Argument(metavar="-- CMD...")],
+    players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds per step.")] = 10.0,
+) -> None:
+    """Numbered protocol compliance steps; exit 0 only when every step passes.
+
+    CMD is a built-in engine name, one command string, or the program and its
+    arguments after `--`.
+    """
+    game = _game(game_name, option)
+    count = players if players is not None else game.player_counts[0]
+    game.check_players(count)
+    spec = _command_spec(command)
+    results = run_until_signalled(
+        lambda: check_engine(game, spec, players=count, step_timeout=timeout)
+    )
+    marks = {True: "ok  ", False: "FAIL", None: "skip"}
+    for step in results:
+        typer.echo(f"{step.number}. {marks[step.passed]} {step.name}: {step.detail}")
+    passed = sum(1 for step in results if step.passed)
+    typer.echo(f"{passed}/{len(results)} steps passed")
+    raise typer.Exit(0 if passed == len(results) else 1)
+
+
+def _command_spec(command: list[str]) -> EngineSpec:
+    """One argument: a built-in name or a command line; several: the argv itself."""
+    if len(command) == 1:
+        spec = resolve_engine(command[0])
+    else:
+        spec = EngineSpec(name=os.path.basename(command[0]), argv=tuple(command))
+    program = spec.argv[0]
+    found = shutil.which(program) if os.sep not in program else program
+    if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
+        raise UserError(f"cannot run {program!r}: not an executable file")
+    return spec
 
 
 @app.command("bench")
