@@ -1,38 +1,46 @@
-"""An engine that misbehaves on purpose, to test the referee: ``python -m bots faulty FLAGS``.
+"""An engine that misbehaves on purpose, to test the referee: ``python -m bots faulty --mode MODE``.
 
 It plays like the random bot until the first ``go`` at ply ``--at N`` or later
-(default: the first ``go`` it gets), then does its one misdeed:
+(default: the first ``go`` it gets), then does its one misdeed. Modes:
 
-=====================  ==============================================================
-``--illegal``          sends a well-formed move that the rules reject (computed from
-                       the rules: an earlier move again, e.g. an occupied cell)
-``--garbage``          writes the line ``hello there``, then its move
-``--crash``            exits with code 3 instead of answering
-``--stall``            never answers: sleeps forever, ignoring its input
-``--flood``            writes 100 MB without a newline (1 MiB writes), then sleeps
-``--resign``           resigns
-``--slow MS``          sleeps MS milliseconds before each move (combines with the rest)
-=====================  ==============================================================
+==================  ====================================================================
+at the trigger ``go``
+``illegal``         a well-formed move the rules reject (computed: e.g. an occupied cell)
+``unparsable``      a move token that is not in the game's notation (``zz99``)
+``garbage``         the line ``hello there``, then its move
+``wrong-reply``     ``ok`` instead of a move
+``non-utf8``        the line ``move`` followed by bytes that are not UTF-8
+``huge-info``       an ``info`` line of 1 MiB (over the referee's line limit), then its move
+``flood``           100 MB without a newline (1 MiB writes), then sleeps
+``crash``           exits with status 3 instead of answering
+``exit0``           exits with status 0 instead of answering
+``stall``           never answers: sleeps forever, ignoring its input
+``resign``          resigns
+``linger-child``    starts ``sleep 1000`` holding its pipes, then exits with status 3
+``fork``            forks a copy that keeps running (in its process group), then exits
+elsewhere
+``no-handshake``    ignores ``rgp 1`` and sleeps forever
+``slow-handshake``  sleeps ``--slow`` ms before answering ``rgp 1`` (then plays normally)
+``crash-before``    exits with status 3 on ``rgp 1``, before any game
+``exit-on-newgame`` exits (status 0) on ``newgame``
+``error-on-newgame`` answers ``newgame`` with ``error unsupported``
+``bad-pong``        answers ``ping <t>`` with ``pong <t>x`` (the wrong token)
+``after-gameover``  answers ``gameover`` with a ``move`` line (a reply to nothing)
+``ignore-quit``     ignores ``quit``, SIGTERM and end of input, and sleeps forever
+==================  ====================================================================
 
-Misdeeds not tied to a ply:
-
-=========================  ==========================================================
-``--no-handshake``         ignores ``rgp 1`` and sleeps forever
-``--exit-on-newgame``      exits (code 0) when it gets ``newgame``
-``--error-on-newgame``     answers ``newgame`` with ``error unsupported``
-``--bad-pong``             answers ``ping <t>`` with ``pong <t>x`` (the wrong token)
-``--spawn-child``          at start, spawns ``sleep 1000`` sharing its stdout and
-                           stderr; with no misdeed above, it then stalls at the
-                           trigger (so the child holds the pipes open)
-``--stderr-flood``         writes about 1 MB to stderr at start and 0.5 MB before each
-                           move, while playing normally
-=========================  ==========================================================
+Combinable flags: ``--slow MS`` (sleep before each move; with ``slow-handshake``, before
+the handshake instead), ``--spawn-child`` (at start, spawn ``sleep 1000`` sharing the
+pipes; with no mode it stalls at the trigger), ``--stderr-flood`` (about 1 MB to stderr
+at start and 0.5 MB before each move). The old spellings ``--illegal``, ``--crash`` …
+are aliases of ``--mode illegal``, ``--mode crash`` ….
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -41,18 +49,33 @@ from typing import NoReturn
 
 from bots.engine import EngineLoop
 from bots.random_bot import AnyGame, AnyState, RandomBrain
-from protocol.messages import Go, Hello, MoveReply, NewGame, Ping, Pong, Resign
+from protocol.messages import GameOver, Go, Hello, MoveReply, NewGame, Ping, Pong, Resign
 from referee.errors import RulesError
 
-ACTIONS = {
+MODES = {
     "illegal": "send a well-formed illegal move",
+    "unparsable": "send a move token outside the game's notation",
     "garbage": "write 'hello there', then the move",
-    "crash": "exit with code 3 instead of moving",
-    "stall": "never answer: sleep forever",
+    "wrong-reply": "answer go with 'ok'",
+    "non-utf8": "write a line that is not UTF-8",
+    "huge-info": "write a 1 MiB info line, then the move",
     "flood": "write 100 MB without a newline, then sleep",
+    "crash": "exit with status 3 instead of moving",
+    "exit0": "exit with status 0 instead of moving",
+    "stall": "never answer: sleep forever",
     "resign": "resign",
+    "linger-child": "start a child holding the pipes, then exit with status 3",
+    "fork": "fork a copy that keeps running, then exit with status 3",
+    "no-handshake": "ignore 'rgp 1' and sleep",
+    "slow-handshake": "sleep --slow ms before the handshake",
+    "crash-before": "exit with status 3 on 'rgp 1'",
+    "exit-on-newgame": "exit on 'newgame'",
+    "error-on-newgame": "answer 'newgame' with an error",
+    "bad-pong": "answer pings with a wrong token",
+    "after-gameover": "answer 'gameover' with a move line",
+    "ignore-quit": "ignore quit, SIGTERM and end of input",
 }
-"""Misdeeds done at the trigger ply, with their help texts."""
+"""Every misdeed, with its help text."""
 FLOOD_BYTES = 100 * 1024 * 1024
 CRASH_CODE = 3
 
@@ -132,25 +155,42 @@ class FaultyLoop(EngineLoop):
 
     # --- handlers ----------------------------------------------------------------------
 
-    def on_hello(self, command: Hello) -> None:
-        if self.args.no_handshake:
+    def run(self) -> int:
+        status = super().run()
+        if self.args.mode == "ignore-quit":
             sleep_forever()
+        return status
+
+    def on_hello(self, command: Hello) -> None:
+        mode = self.args.mode
+        if mode == "no-handshake":
+            sleep_forever()
+        if mode == "crash-before":
+            os._exit(CRASH_CODE)
+        if mode == "slow-handshake":
+            time.sleep(self.args.slow / 1000)
         super().on_hello(command)
 
     def on_newgame(self, command: NewGame) -> None:
-        if self.args.exit_on_newgame:
+        mode = self.args.mode
+        if mode == "exit-on-newgame":
             self.stdout.flush()
             os._exit(0)
-        if self.args.error_on_newgame:
+        if mode == "error-on-newgame":
             self.write_line("error unsupported")
             return
         super().on_newgame(command)
 
     def on_ping(self, command: Ping) -> None:
-        if self.args.bad_pong:
+        if self.args.mode == "bad-pong":
             self.reply(Pong(command.token + "x"))
             return
         super().on_ping(command)
+
+    def on_gameover(self, command: GameOver) -> None:
+        super().on_gameover(command)
+        if self.args.mode == "after-gameover":
+            self.write_line("move a1")
 
     def on_go(self, command: Go) -> None:
         args = self.args
@@ -159,29 +199,48 @@ class FaultyLoop(EngineLoop):
         if not self.in_game or not self.triggered():
             super().on_go(command)
             return
-        if args.slow:
+        if args.slow and args.mode != "slow-handshake":
             time.sleep(args.slow / 1000)
-        action = args.action
-        if action is None and args.spawn_child:
-            action = "stall"
-        if action == "crash":
+        mode = args.mode
+        if mode is None and args.spawn_child:
+            mode = "stall"
+        if mode in ("crash", "exit0"):
             self.stdout.flush()
-            os._exit(CRASH_CODE)
-        elif action == "stall":
+            os._exit(CRASH_CODE if mode == "crash" else 0)
+        elif mode == "stall":
             sleep_forever()
-        elif action == "flood":
+        elif mode == "flood":
             block = b"z" * (1 << 20)
             for _ in range(FLOOD_BYTES // len(block)):
                 self.stdout.write(block)
                 self.stdout.flush()
             sleep_forever()
-        elif action == "resign":
+        elif mode == "resign":
             self.reply(Resign())
-        elif action == "garbage":
+        elif mode == "garbage":
             self.write_line("hello there")
             super().on_go(command)
-        elif action == "illegal":
+        elif mode == "wrong-reply":
+            self.write_line("ok")
+        elif mode == "non-utf8":
+            self.stdout.write(b"move \xff\xfe\n")
+            self.stdout.flush()
+        elif mode == "huge-info":
+            self.stdout.write(b"info " + b"i" * (1 << 20) + b"\n")
+            super().on_go(command)
+        elif mode == "unparsable":
+            self.reply(MoveReply("zz99"))
+        elif mode == "illegal":
             self.play_illegal(command)
+        elif mode == "linger-child":
+            subprocess.Popen(["sleep", "1000"])  # inherits the pipes and the process group
+            self.stdout.flush()
+            os._exit(CRASH_CODE)
+        elif mode == "fork":
+            if os.fork() == 0:
+                sleep_forever()  # the copy keeps the pipes and the process group
+            self.stdout.flush()
+            os._exit(CRASH_CODE)
         else:
             super().on_go(command)
 
@@ -208,19 +267,12 @@ def build_parser(prog: str = "python -m bots faulty") -> argparse.ArgumentParser
         "--at", type=int, default=None, metavar="N", help="first ply of the misdeed"
     )
     group = parser.add_mutually_exclusive_group()
-    for action, text in ACTIONS.items():
-        group.add_argument(
-            f"--{action}", dest="action", action="store_const", const=action, help=text
-        )
+    group.add_argument("--mode", choices=sorted(MODES), default=None, help="the misdeed")
+    for mode, text in MODES.items():  # the old spellings, kept as aliases
+        group.add_argument(f"--{mode}", dest="mode", action="store_const", const=mode, help=text)
     parser.add_argument(
         "--slow", type=int, default=0, metavar="MS", help="sleep MS ms before each move"
     )
-    parser.add_argument("--no-handshake", action="store_true", help="ignore 'rgp 1' and sleep")
-    parser.add_argument("--exit-on-newgame", action="store_true", help="exit on 'newgame'")
-    parser.add_argument(
-        "--error-on-newgame", action="store_true", help="answer 'newgame' with an error"
-    )
-    parser.add_argument("--bad-pong", action="store_true", help="answer pings with a wrong token")
     parser.add_argument(
         "--spawn-child", action="store_true", help="start 'sleep 1000' sharing the pipes"
     )
@@ -231,6 +283,8 @@ def build_parser(prog: str = "python -m bots faulty") -> argparse.ArgumentParser
 def main(argv: Sequence[str]) -> int:
     """Run the faulty bot as an engine on stdin/stdout."""
     args = build_parser().parse_args(argv)
+    if args.mode == "ignore-quit":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.spawn_child:
         # Inherits stdin, stdout and stderr, and our process group.
         subprocess.Popen(["sleep", "1000"])

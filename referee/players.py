@@ -101,23 +101,29 @@ class EnginePlayer:
     outlives the block. After a crash, timeout or protocol violation the session
     is discarded (a late reply could otherwise be taken for the next game's move)
     and a fresh process is started at the next ``start_game``.
+
+    Each process lives in a host task inside the player's own nursery, opened
+    with the block, so a restart in the middle of a match nests correctly with
+    the other players' blocks (entering a session's nursery lazily from the
+    match task would interleave with theirs).
     """
 
     def __init__(
         self,
         spec: EngineSpec,
-        stack: contextlib.AsyncExitStack,
+        nursery: trio.Nursery,
         *,
         start_timeout: float,
         on_transcript: Callable[[Transcript], None] | None,
     ) -> None:
         self.spec = spec
         self.name = spec.name
-        self._outer = stack
+        self._nursery = nursery
         self._start_timeout = start_timeout
         self._on_transcript = on_transcript
         self._session: EngineSession | None = None
-        self._session_stack: contextlib.AsyncExitStack | None = None
+        self._release: trio.Event | None = None
+        self._released: trio.Event | None = None
         self.pids: list[int] = []
         """Process ids of every engine process started, in order (1 + restarts)."""
 
@@ -131,17 +137,25 @@ class EnginePlayer:
         on_transcript: Callable[[Transcript], None] | None = None,
     ) -> AsyncIterator[EnginePlayer]:
         """A player whose processes all end when the block ends."""
-        async with contextlib.AsyncExitStack() as stack:
-            player = cls(spec, stack, start_timeout=start_timeout, on_transcript=on_transcript)
+        async with trio.open_nursery() as nursery:
+            player = cls(spec, nursery, start_timeout=start_timeout, on_transcript=on_transcript)
             try:
                 yield player
             finally:
-                await player._discard()
+                with trio.CancelScope(shield=True):
+                    await player._discard()
 
     @property
     def starts(self) -> int:
         """How many processes were started (1 + restarts)."""
         return len(self.pids)
+
+    @property
+    def transcript(self) -> Transcript | None:
+        """The running process's transcript, or None when no process runs.
+
+        A transcript of a process that ended goes to ``on_transcript``."""
+        return self._session.transcript if self._session is not None else None
 
     @property
     def engine_name(self) -> str:
@@ -150,49 +164,79 @@ class EnginePlayer:
             return self._session.engine_id.get("name", self.name)
         return self.name
 
-    async def _discard(self) -> None:
-        stack, self._session_stack, session = self._session_stack, None, self._session
-        self._session = None
-        if stack is not None:
-            # No shield here: the session's nursery was opened outside it, and the
-            # session shields its own time-limited quit-then-kill.
-            await stack.aclose()
-            if session is not None and self._on_transcript is not None:
+    async def _host(
+        self,
+        *,
+        task_status: trio.TaskStatus[tuple[EngineSession, trio.Event, trio.Event]],
+    ) -> None:
+        """Run one process for as long as the player keeps it (until ``release`` is set)."""
+        release, released = trio.Event(), trio.Event()
+        try:
+            async with EngineSession.open(self.spec, start_timeout=self._start_timeout) as session:
+                task_status.started((session, release, released))
+                await release.wait()
+            if self._on_transcript is not None:
                 self._on_transcript(session.transcript)
+        finally:
+            released.set()
+
+    async def _discard(self) -> None:
+        """Stop the current process, if any, and wait until it is gone."""
+        release, released = self._release, self._released
+        self._session = self._release = self._released = None
+        if release is not None and released is not None:
+            release.set()
+            await released.wait()
 
     async def _ensure_session(self) -> EngineSession:
         if self._session is not None and self._session.alive:
             return self._session
         await self._discard()
-        stack = contextlib.AsyncExitStack()
         try:
-            session = await stack.enter_async_context(
-                EngineSession.open(self.spec, start_timeout=self._start_timeout)
-            )
-        except BaseException:
-            await stack.aclose()
+            session, release, released = await self._nursery.start(self._host)
+        except BaseExceptionGroup as group:
+            errors = group.subgroup(EngineError)
+            if errors is not None and len(errors.exceptions) == 1:
+                leaf = errors.exceptions[0]
+                if isinstance(leaf, EngineError):
+                    raise leaf from None
             raise
-        self._session, self._session_stack = session, stack
+        self._session, self._release, self._released = session, release, released
         self.pids.append(session.pid)
-        return session
+        return self._session
 
     async def _guarded(self, error: EngineError) -> EngineError:
         await self._discard()
         return error
 
     async def start_game(self, setup: GameSetup) -> None:
+        """Send ``newgame`` to a live process, starting one if needed.
+
+        A reused process that fails here (it exited between games, or wrote
+        something after the last ``gameover``) is replaced by a fresh one once
+        before the failure counts: between games nobody is to blame on the board.
+        """
+        command = NewGame(
+            game=setup.game,
+            players=setup.players,
+            seat=setup.seat + 1,
+            seed=setup.seed,
+            options=setup.options,
+        )
+        reused = self._session is not None and self._session.alive
         try:
             session = await self._ensure_session()
-            await session.new_game(
-                NewGame(
-                    game=setup.game,
-                    players=setup.players,
-                    seat=setup.seat + 1,
-                    seed=setup.seed,
-                    options=setup.options,
-                ),
-                timeout=self._start_timeout,
-            )
+            await session.new_game(command, timeout=self._start_timeout)
+            return
+        except EngineStartError as error:
+            raise await self._guarded(error) from None
+        except EngineError as error:
+            await self._discard()
+            if not reused:
+                raise error from None
+        try:
+            session = await self._ensure_session()
+            await session.new_game(command, timeout=self._start_timeout)
         except EngineError as error:
             raise await self._guarded(error) from None
 

@@ -1,0 +1,196 @@
+"""The faulty-bot matrix: every misdeed, as a real process, in 2- and 3-player games.
+
+For each mode the faulty engine sits in seat 2 for two games in a row (its
+misdeed starts at its second move). Checked: the termination and reason of the
+first game, that the event goes on (the second game is played, the engine is
+restarted after a failure), and that no process of the faulty engine is left —
+not its children, not its forks, not even a zombie of our own child.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+
+import pytest
+import trio
+
+from bots.faulty_bot import MODES
+from protocol.spec import EngineSpec
+from referee.clock import TimeControl
+from referee.core import Termination
+from referee.match import GameResult, play_game
+from referee.players import EnginePlayer, Player
+from referee.registry import GAMES, make_game
+
+T = Termination
+EXPECTED: dict[str, tuple[Termination, str]] = {
+    "illegal": (T.ILLEGAL_MOVE, "illegal move"),
+    "unparsable": (T.ILLEGAL_MOVE, "'zz99'"),
+    "garbage": (T.PROTOCOL_ERROR, "hello there"),
+    "wrong-reply": (T.PROTOCOL_ERROR, "'ok'"),
+    "non-utf8": (T.PROTOCOL_ERROR, "move"),
+    "huge-info": (T.PROTOCOL_ERROR, "too long"),
+    "flood": (T.PROTOCOL_ERROR, "too long"),
+    "crash": (T.CRASH, "3"),
+    "exit0": (T.CRASH, "0"),
+    "stall": (T.TIMEOUT, "ms over"),
+    "resign": (T.RESIGNATION, "resigns"),
+    "linger-child": (T.CRASH, "3"),
+    "fork": (T.CRASH, "3"),
+    "no-handshake": (T.VOID, "handshake"),
+    "slow-handshake": (T.VOID, "handshake"),
+    "crash-before": (T.VOID, "handshake"),
+    "exit-on-newgame": (T.VOID, "failed to start"),
+    "error-on-newgame": (T.VOID, "unsupported"),
+    # The referee sends no ping during games: a bad pong changes nothing.
+    "bad-pong": (T.RULES, ""),
+    # Output after gameover is noticed at the next newgame; the engine is restarted.
+    "after-gameover": (T.RULES, ""),
+    # Ignoring quit only matters when the referee closes the engine: it is killed.
+    "ignore-quit": (T.RULES, ""),
+}
+
+
+def test_every_mode_is_in_the_matrix() -> None:
+    assert set(EXPECTED) == set(MODES)
+
+
+def _tables() -> Iterator[tuple[str, int]]:
+    yield "trike", 2
+    for cls in GAMES:
+        if 3 in cls.player_counts:
+            yield cls.name, 3
+            return
+
+
+TABLES = list(_tables())
+
+
+def _live_processes(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # A zombie of ours would be a bug; an orphaned grandchild's zombie is init's.
+        ours = fields[1] == str(os.getpid())
+        if marker in cmdline and (fields[0] != "Z" or ours):
+            found.append(int(entry))
+    # The children started by the engine (sleep 1000) carry no marker: find them by group.
+    return found
+
+
+def _group_members(pgids: list[int]) -> list[int]:
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) in pgids and fields[0] != "Z":
+            members.append(int(entry))
+    return members
+
+
+MAX_PLIES = 8
+"""Plies per seat after which a game is cut short (the misdeed comes at ply 2 or 3)."""
+START_TIMEOUT = 3.0
+"""Generous, for a loaded machine; ``slow-handshake`` sleeps past it."""
+
+
+async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
+    """Play two games with the faulty engine in seat 2; None if all is as expected, else why."""
+    termination, words = EXPECTED[mode]
+    game = make_game(game_name)
+    marker = f"--seed {4242 + 10 * players + sorted(EXPECTED).index(mode)}"
+    slow = str(int(2000 * START_TIMEOUT)) if mode == "slow-handshake" else "0"
+    faulty = EngineSpec(
+        name="bad",
+        argv=(
+            sys.executable,
+            "-m",
+            "bots",
+            "faulty",
+            "--mode",
+            mode,
+            "--at",
+            str(players),
+            "--slow",
+            slow,
+            *marker.split(),
+        ),
+    )
+    random_bot = (sys.executable, "-m", "bots", "random")
+    tc = TimeControl.parse("1+0", margin=0.2)
+    results: list[GameResult] = []
+    with trio.fail_after(60):
+        async with contextlib.AsyncExitStack() as stack:
+            bad = await stack.enter_async_context(
+                EnginePlayer.open(faulty, start_timeout=START_TIMEOUT)
+            )
+            table: list[Player] = [bad]
+            for i in range(players - 1):
+                good = EngineSpec(name=f"good{i}", argv=random_bot)
+                table.append(
+                    await stack.enter_async_context(
+                        EnginePlayer.open(good, start_timeout=START_TIMEOUT)
+                    )
+                )
+            table[0], table[1] = table[1], table[0]  # the faulty engine sits in seat 2
+            for seed in (1, 2):
+                # Short games: what is tested is the misdeed, which comes early.
+                results.append(
+                    await play_game(game, table, tc, seed=seed, max_plies=MAX_PLIES * players)
+                )
+        pids = list(bad.pids)
+    first, second = results
+    outcome = first.outcome
+    problems = []
+    if termination is T.RULES and outcome.termination is T.MOVE_LIMIT:
+        pass  # the game was cut short before its end, as asked
+    elif outcome.termination is not termination:
+        problems.append(f"termination {outcome.termination.value} ({outcome.reason})")
+    if words not in outcome.reason:
+        problems.append(f"reason {outcome.reason!r} lacks {words!r}")
+    if termination is not T.RULES and outcome.culprit != 1:
+        problems.append(f"culprit {outcome.culprit}")
+    if termination.is_forfeit and outcome.ranks[1] != players:
+        problems.append(f"ranks {outcome.ranks}")
+    if second.outcome.termination not in (termination, T.RULES, T.MOVE_LIMIT):
+        problems.append(f"second game {second.outcome.termination.value}")
+    if termination in (T.CRASH, T.TIMEOUT, T.PROTOCOL_ERROR) and len(pids) < 2:
+        problems.append("the engine was not restarted after its failure")
+    leftovers = _live_processes(marker) + _group_members(pids)
+    if leftovers:
+        problems.append(f"processes left: {leftovers}")
+    return "; ".join(problems) or None
+
+
+@pytest.mark.parametrize(("game_name", "players"), TABLES, ids=[f"{g}-{n}p" for g, n in TABLES])
+async def test_every_faulty_mode(game_name: str, players: int) -> None:
+    """All modes, four at a time (each case mostly waits on its processes)."""
+    failures: dict[str, str] = {}
+    limiter = trio.CapacityLimiter(4)
+
+    async def one(mode: str) -> None:
+        async with limiter:
+            problem = await _run_mode(game_name, players, mode)
+        if problem is not None:
+            failures[mode] = problem
+
+    async with trio.open_nursery() as nursery:
+        for mode in sorted(EXPECTED):
+            nursery.start_soon(one, mode)
+    assert failures == {}
