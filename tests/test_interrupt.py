@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -12,23 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.record import read_records
-
-
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
+from tests.procs import live_with
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -63,7 +46,7 @@ def test_signal_stops_play_cleanly(tmp_path: Path, signum: signal.Signals) -> No
             assert time.monotonic() < deadline, "no game finished in time"
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.05)
-        assert _processes_with(marker)
+        assert live_with(marker)
         proc.send_signal(signum)
         stdout, stderr = proc.communicate(timeout=20)
     finally:
@@ -77,4 +60,4 @@ def test_signal_stops_play_cleanly(tmp_path: Path, signum: signal.Signals) -> No
         f"referee: interrupted after {len(records)} finished game(s); they are in {out}"
     )
     assert f"Game {len(records)}/100" in stdout
-    assert _processes_with(marker) == []
+    assert live_with(marker) == []

@@ -7,7 +7,6 @@ the failure policy prescribes and that no process survives.
 
 from __future__ import annotations
 
-import os
 import sys
 
 import pytest
@@ -18,31 +17,11 @@ from referee.core import Termination
 from referee.match import play_game
 from referee.players import EnginePlayer
 from referee.registry import make_game
+from tests.procs import group_members, processes
 
 
 def bot(name: str, *args: str) -> EngineSpec:
     return EngineSpec(name=name, argv=(sys.executable, "-m", "bots", *args))
-
-
-def _group_members(pgid: int) -> list[int]:
-    """Live pids whose process group is ``pgid``, read from /proc.
-
-    The engine itself (our child) must be gone entirely, not even a zombie; an
-    orphaned grandchild that was killed may linger as a zombie until the
-    machine's init reaps it, which is outside the referee's hands.
-    """
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError, IndexError):
-            continue
-        if int(fields[2]) == pgid and (fields[0] != "Z" or int(entry) == pgid):
-            members.append(int(entry))
-    return members
 
 
 CASES = [
@@ -118,4 +97,6 @@ async def test_no_process_survives_a_child_spawning_engine() -> None:
     assert result.outcome.termination is Termination.TIMEOUT
     assert len(pids) == 2
     # Engines run in their own process groups: nothing of either group is left, not even a zombie.
-    assert [(pid, _group_members(pid)) for pid in pids] == [(pid, []) for pid in pids]
+    assert [(pid, group_members([pid])) for pid in pids] == [(pid, []) for pid in pids]
+    # The engines themselves were reaped: not even a zombie is left.
+    assert [p.pid for p in processes() if p.pid in pids] == []

@@ -10,7 +10,6 @@ not its children, not its forks, not even a zombie of our own child.
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Iterator
 
@@ -24,6 +23,7 @@ from referee.core import Termination
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player
 from referee.registry import GAMES, make_game
+from tests.procs import group_members, live_with
 
 T = Termination
 EXPECTED: dict[str, tuple[Termination, str]] = {
@@ -67,41 +67,6 @@ def _tables() -> Iterator[tuple[str, int]]:
 
 
 TABLES = list(_tables())
-
-
-def _live_processes(marker: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        # A zombie of ours would be a bug; an orphaned grandchild's zombie is init's.
-        ours = fields[1] == str(os.getpid())
-        if marker in cmdline and (fields[0] != "Z" or ours):
-            found.append(int(entry))
-    # The children started by the engine (sleep 1000) carry no marker: find them by group.
-    return found
-
-
-def _group_members(pgids: list[int]) -> list[int]:
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) in pgids and fields[0] != "Z":
-            members.append(int(entry))
-    return members
 
 
 MAX_PLIES = 8
@@ -172,7 +137,7 @@ async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
         problems.append(f"second game {second.outcome.termination.value}")
     if termination in (T.CRASH, T.TIMEOUT, T.PROTOCOL_ERROR) and len(pids) < 2:
         problems.append("the engine was not restarted after its failure")
-    leftovers = _live_processes(marker) + _group_members(pids)
+    leftovers = live_with(marker) + group_members(pids)
     if leftovers:
         problems.append(f"processes left: {leftovers}")
     return "; ".join(problems) or None
