@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import resource
 import signal
 import subprocess
 from collections import deque
@@ -166,6 +167,19 @@ def _fileno(stream: object) -> int:
     return cast(trio.lowlevel.FdStream, stream).fileno()
 
 
+def _limit_resources(pid: int, spec: EngineSpec) -> None:
+    """Apply the spec's resource limits to the fresh process (Linux ``prlimit``).
+
+    Set from outside just after the spawn rather than in the child before ``exec``:
+    trio spawns from a worker thread, where a ``preexec_fn`` is unsafe. The engine
+    has not read its first command yet, so it runs under the limits from the start
+    of the game.
+    """
+    for which, value in spec.resource_limits():
+        with contextlib.suppress(ProcessLookupError):
+            resource.prlimit(pid, which, (value, value))
+
+
 class EngineSession:
     """A running engine that has completed the handshake.
 
@@ -275,6 +289,7 @@ class EngineSession:
             self._note(message)
             raise EngineStartError(message) from None
         self._proc = proc
+        _limit_resources(proc.pid, spec)
         self._stdin_fd, self._stdout_fd = _fileno(proc.stdin), _fileno(proc.stdout)
         assert proc.stderr is not None
         nursery.start_soon(self._drain_stderr, proc.stderr)

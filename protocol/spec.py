@@ -26,10 +26,28 @@ class EngineSpec:
     """Extra environment variables, merged over the referee's environment at start."""
     options: tuple[tuple[str, str], ...] = ()
     """Engine options, sent as ``setoption name <n> value <v>`` after the handshake."""
+    max_memory_mb: int | None = None
+    """Address-space limit of the engine process, MiB (``RLIMIT_AS``); None for none."""
+    max_cpu_seconds: int | None = None
+    """CPU-time limit of the engine process, seconds (``RLIMIT_CPU``); None for none."""
 
     def __post_init__(self) -> None:
         if not self.argv or not self.argv[0]:
             raise ValueError(f"engine {self.name!r}: empty command")
+        for label, limit in (("memory", self.max_memory_mb), ("CPU", self.max_cpu_seconds)):
+            if limit is not None and limit <= 0:
+                raise ValueError(f"engine {self.name!r}: the {label} limit must be positive")
+
+    def resource_limits(self) -> list[tuple[int, int]]:
+        """``(resource.RLIMIT_*, value)`` pairs to apply to the process at start."""
+        import resource
+
+        limits = []
+        if self.max_memory_mb is not None:
+            limits.append((resource.RLIMIT_AS, self.max_memory_mb * 1024 * 1024))
+        if self.max_cpu_seconds is not None:
+            limits.append((resource.RLIMIT_CPU, self.max_cpu_seconds))
+        return limits
 
     @classmethod
     def from_command(
