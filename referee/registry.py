@@ -10,11 +10,15 @@ from typing import Any
 
 from referee.core import Game
 from referee.errors import UnknownGameError
+from referee.games.tricolor import Tricolor
 from referee.games.trike import Trike
 
 AnyGame = Game[Any, Any]
 
-GAMES: tuple[type[AnyGame], ...] = (Trike,)
+GAMES: tuple[type[AnyGame], ...] = (
+    Trike,
+    Tricolor,
+)
 """Every playable game, in the order ``referee games`` lists them."""
 
 

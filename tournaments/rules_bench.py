@@ -34,7 +34,10 @@ class RulesCase:
         return f"{self.game}/{self.players}p" + (f" ({extra})" if extra else "")
 
 
-RULES_CASES: tuple[RulesCase, ...] = (RulesCase("trike", 2),)
+RULES_CASES: tuple[RulesCase, ...] = (
+    RulesCase("trike", 2),
+    RulesCase("tricolor", 2),
+)
 """What ``referee bench`` measures; each game adds its cases here."""
 
 
