@@ -624,3 +624,12 @@ def test_golden_playthrough(name: str) -> None:
         path.write_text(text)
     assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1"
     assert text == path.read_text(), f"{path} differs: check, then run with UPDATE_GOLDEN=1"
+
+
+def test_board_side_has_an_upper_bound_against_typos() -> None:
+    from referee.errors import InvalidOptionError
+    from referee.registry import make_game
+
+    assert make_game("tricolor", {"n": "64"}).options["n"] == "64"
+    with pytest.raises(InvalidOptionError, match="outside 1..64"):
+        make_game("tricolor", {"n": "100000"})

@@ -187,7 +187,11 @@ class Tricolor(Game[TricolorState, int]):
     version = "1"
     player_counts = PLAYER_COUNTS
     option_specs = (
-        OptionSpec("n", "4", minimum=1, help="side of the hexagonal board in triangle edges"),
+        # RULES.md sets no maximum; 64 is the referee's own bound so that a typo such as
+        # n=100000 is refused at once instead of exhausting memory building the board.
+        OptionSpec(
+            "n", "4", minimum=1, maximum=64, help="side of the hexagonal board in triangle edges"
+        ),
         OptionSpec("rim-crowns", "yes", ("yes", "no"), help="crowns at rim vertices count"),
     )
     description = "Tricolor: place orange, green, yellow lozenges in turn; stars and hexagons score"
