@@ -10,6 +10,8 @@ from typing import Any
 
 from referee.core import Game
 from referee.errors import UnknownGameError
+from referee.games.triablo import Triablo
+from referee.games.trichess import Trichess
 from referee.games.tricolor import Tricolor
 from referee.games.trike import Trike
 
@@ -17,7 +19,9 @@ AnyGame = Game[Any, Any]
 
 GAMES: tuple[type[AnyGame], ...] = (
     Trike,
+    Trichess,
     Tricolor,
+    Triablo,
 )
 """Every playable game, in the order ``referee games`` lists them."""
 

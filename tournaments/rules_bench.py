@@ -36,7 +36,10 @@ class RulesCase:
 
 RULES_CASES: tuple[RulesCase, ...] = (
     RulesCase("trike", 2),
+    RulesCase("trichess", 3),
     RulesCase("tricolor", 2),
+    RulesCase("triablo", 2),
+    RulesCase("triablo", 3),
 )
 """What ``referee bench`` measures; each game adds its cases here."""
 

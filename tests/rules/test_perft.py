@@ -29,6 +29,7 @@ class PerftCase:
     pos: str
     depth: int
     count: int
+    players: int | None = None
 
 
 def _parse_options(text: str) -> dict[str, str]:
@@ -46,7 +47,7 @@ def load_cases(path: Path) -> list[PerftCase]:
         key, _, value = line.partition(" ")
         if key == "id":
             block = {"id": value}
-        elif key in ("game", "options", "pos"):
+        elif key in ("game", "options", "pos", "players"):
             block[key] = value
         elif key == "perft":
             depth, count = value.split()
@@ -58,6 +59,7 @@ def load_cases(path: Path) -> list[PerftCase]:
                     pos=block["pos"],
                     depth=int(depth),
                     count=int(count),
+                    players=int(block["players"]) if "players" in block else None,
                 )
             )
         else:
@@ -70,7 +72,8 @@ CASES = [case for path in sorted(PERFT_DIR.glob("*.perft")) for case in load_cas
 
 def _start(case: PerftCase) -> tuple[Game[Any, Any], State[Any]]:
     game = make_game(case.game, case.options)
-    state = game.initial_state(2) if case.pos == "start" else game.decode(case.pos)
+    players = case.players or game.player_counts[0]
+    state = game.initial_state(players) if case.pos == "start" else game.decode(case.pos)
     return game, state
 
 

@@ -1,0 +1,159 @@
+"""Triablo at scale: 1,000 seeded random games per player count, and a real match.
+
+Every ply of every game checks the cheap invariants (the ply count, the seat to move,
+each seat still in the game has its king and three pieces, the no-capture count); one
+ply in ``HEAVY_EVERY`` also checks the whole ``State``/``Game`` contract (game-over
+consistency, encode/decode, every move's text round trip and ``is_legal`` against
+``legal_moves``, stale moves rejected, material, ``play`` against ``_apply``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.core import Termination
+from referee.errors import IllegalMoveError
+from referee.games.triablo import Triablo, TriabloState
+from referee.games.triablo.pieces import (
+    CAPTIVE,
+    CONTROLLER,
+    DOUBLET,
+    KIND,
+    KING,
+    KING_CODES,
+    controlled,
+)
+
+GAMES = 1_000
+MAX_PLIES = 5_000
+"""No game may last longer: with 100 plies between captures and under 30 captures
+possible, a game ends well before."""
+HEAVY_EVERY = 100
+
+
+def _material(state: TriabloState) -> list[int]:
+    singles = [0, 0, 0]
+    for code in state.board:
+        kind = KIND[code]
+        if kind == KING:
+            singles[CONTROLLER[code]] += 2
+        elif kind:
+            singles[CONTROLLER[code]] += 1
+            if kind == DOUBLET:
+                singles[CAPTIVE[code]] += 1
+    return singles
+
+
+def _heavy(game: Triablo, state: TriabloState, stale: list[int], rng: random.Random) -> None:
+    moves = state.legal_moves()
+    assert (state.to_move is None) == (state.outcome() is not None) == (moves == ())
+    assert len(set(moves)) == len(moves) and list(moves) == sorted(moves)
+    text = game.encode(state)
+    again = game.decode(text)
+    assert again == state and hash(again) == hash(state) and game.encode(again) == text
+    assert again.legal_moves() == moves
+    for move in moves:
+        move_text = game.format_move(state, move)
+        assert game.parse_move(state, move_text) == move
+        assert state.is_legal(move), move_text
+    legal = set(moves)
+    for move in rng.sample(stale, min(len(stale), 8)):
+        if move not in legal:
+            assert not state.is_legal(move), game.format_move(state, move)
+            with pytest.raises(IllegalMoveError):
+                state.play(move)
+    assert all(count <= 10 for count in _material(state))
+    if moves:
+        move = rng.choice(moves)
+        assert state.play(move) == state._apply(move)
+
+
+def _playout(game: Triablo, players: int, seed: int) -> TriabloState:
+    rng = random.Random(seed)
+    state = game.initial_state(players)
+    limit = game.draw_limit
+    previous: tuple[int, ...] = ()
+    for ply in range(MAX_PLIES + 1):
+        moves = state.legal_moves()
+        assert state.ply == ply
+        if not moves or ply % HEAVY_EVERY == seed % HEAVY_EVERY:
+            _heavy(game, state, list(previous), rng)
+        if not moves:
+            assert state.seat < 0
+            return state
+        seat = state.seat
+        alive = state.alive
+        assert seat in alive and len(alive) >= 2 and state.quiet < limit
+        for other in alive:
+            assert state.board.find(KING_CODES[other]) >= 0 and controlled(state.board, other) >= 3
+        previous = moves
+        nxt = state._apply(moves[rng.randrange(len(moves))])
+        assert nxt.quiet in (0, state.quiet + 1)
+        assert len(nxt.out) >= len(state.out) and nxt.out[: len(state.out)] == state.out
+        state = nxt
+    pytest.fail(f"seed {seed}: no end after {MAX_PLIES} plies")
+
+
+def _check_end(state: TriabloState, players: int) -> str:
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.RULES
+    assert outcome.culprit is None and outcome.scores == ()
+    assert outcome.reason and "\n" not in outcome.reason
+    ranks = outcome.ranks
+    assert all(rank == 1 + sum(1 for o in ranks if o < rank) for rank in ranks)
+    alive = state.alive
+    assert sorted(ranks[seat] for seat in alive) == [1] * len(alive)
+    if len(alive) == 1:
+        assert len(state.out) == players - 1
+        return "win"
+    assert state.quiet == 100
+    return "draw"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_thousand_random_games(players: int) -> None:
+    game = Triablo()
+    endings = {"win": 0, "draw": 0}
+    reasons: set[str] = set()
+    longest = 0
+    for seed in range(GAMES):
+        final = _playout(game, players, seed)
+        endings[_check_end(final, players)] += 1
+        reasons.update(why for _, why in final.out)
+        longest = max(longest, final.ply)
+    assert endings["win"] > 100 and endings["draw"] > 100, endings
+    assert reasons == {"k", "f", "m"}, reasons  # every loss condition happens in play
+    assert longest < MAX_PLIES
+
+
+# --- a real match -------------------------------------------------------------------------
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_three_player_subprocess_match_is_confirmed(tmp_path: Path) -> None:
+    out = tmp_path / "games.tgn"
+    engines = ["-e", "random", "-e", "random", "-e", "random"]
+    done = _run("play", "triablo", *engines, "--games", "4", "--tc", "30+0.5", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Game 4/4" in done.stdout
+    text = out.read_text()
+    assert text.count('[Players "3"]') == 4 and '[Game "triablo"]' in text
+    checked = _run("adjudicate", str(out), "--json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    verdicts = [json.loads(line) for line in checked.stdout.splitlines()]
+    assert [v["verdict"] for v in verdicts] == ["confirmed"] * 4
