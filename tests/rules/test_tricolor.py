@@ -91,7 +91,7 @@ def test_options_names_defaults_and_order() -> None:
     assert list(game.options) == ["n", "rim-crowns"]
     assert game.options_text() == "n=4,rim-crowns=yes"
     assert [s.name for s in Tricolor.option_specs] == ["n", "rim-crowns"]
-    assert Tricolor.option_specs[0].minimum == 1 and Tricolor.option_specs[0].maximum is None
+    assert Tricolor.option_specs[0].minimum == 1 and Tricolor.option_specs[0].maximum == 64
     assert Tricolor.option_specs[1].choices == ("yes", "no")
     assert Tricolor.player_counts == (2, 3, 4)
     assert Tricolor.version == "1"
