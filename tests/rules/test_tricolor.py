@@ -630,6 +630,6 @@ def test_board_side_has_an_upper_bound_against_typos() -> None:
     from referee.errors import InvalidOptionError
     from referee.registry import make_game
 
-    assert make_game("tricolor", {"n": "64"}).options["n"] == "64"
+    assert Tricolor.option_specs[0].validate("64") == "64"  # building n=64 is slow
     with pytest.raises(InvalidOptionError, match="outside 1..64"):
         make_game("tricolor", {"n": "100000"})
