@@ -111,24 +111,18 @@ class OptionSpec:
         if self.choices:
             if value not in self.choices:
                 allowed = "|".join(self.choices)
-                raise InvalidOptionError(
-                    f"option {self.name}={value!r} is not one of {allowed}"
-                )
+                raise InvalidOptionError(f"option {self.name}={value!r} is not one of {allowed}")
             return value
         try:
             number = int(value, 10)
         except ValueError:
-            raise InvalidOptionError(
-                f"option {self.name}={value!r} is not an integer"
-            ) from None
+            raise InvalidOptionError(f"option {self.name}={value!r} is not an integer") from None
         if (self.minimum is not None and number < self.minimum) or (
             self.maximum is not None and number > self.maximum
         ):
             low = "" if self.minimum is None else str(self.minimum)
             high = "" if self.maximum is None else str(self.maximum)
-            raise InvalidOptionError(
-                f"option {self.name}={value} is outside {low}..{high}"
-            )
+            raise InvalidOptionError(f"option {self.name}={value} is outside {low}..{high}")
         return str(number)
 
     def describe(self) -> str:

@@ -13,12 +13,16 @@ from referee.errors import UnknownGameError
 from referee.games.triablo import Triablo
 from referee.games.trichess import Trichess
 from referee.games.tricolor import Tricolor
+from referee.games.tricouleur import Tricouleur
 from referee.games.trike import Trike
+from referee.games.whistling import WhistlingCaptures
 
 AnyGame = Game[Any, Any]
 
 GAMES: tuple[type[AnyGame], ...] = (
     Trike,
+    Tricouleur,
+    WhistlingCaptures,
     Trichess,
     Tricolor,
     Triablo,

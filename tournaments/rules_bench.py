@@ -36,6 +36,8 @@ class RulesCase:
 
 RULES_CASES: tuple[RulesCase, ...] = (
     RulesCase("trike", 2),
+    RulesCase("tricouleur", 2),
+    RulesCase("whistling-captures", 2),
     RulesCase("trichess", 3),
     RulesCase("tricolor", 2),
     RulesCase("triablo", 2),

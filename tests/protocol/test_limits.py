@@ -31,8 +31,15 @@ for line in sys.stdin:
 """
 
 
-def hog(what: str, **limits: int) -> EngineSpec:
-    return EngineSpec(name="hog", argv=(sys.executable, "-c", ENGINE, what), **limits)
+def hog(
+    what: str, *, max_memory_mb: int | None = None, max_cpu_seconds: int | None = None
+) -> EngineSpec:
+    return EngineSpec(
+        name="hog",
+        argv=(sys.executable, "-c", ENGINE, what),
+        max_memory_mb=max_memory_mb,
+        max_cpu_seconds=max_cpu_seconds,
+    )
 
 
 @pytest.mark.parametrize(
@@ -41,7 +48,8 @@ def hog(what: str, **limits: int) -> EngineSpec:
 )
 async def test_engine_over_its_limit_is_stopped(what: str, limits: dict[str, int]) -> None:
     with trio.fail_after(30):
-        async with EngineSession.open(hog(what, **limits), start_timeout=10) as session:
+        spec = hog(what, **limits)
+        async with EngineSession.open(spec, start_timeout=10) as session:
             with pytest.raises(EngineTerminatedError):
                 await session.request_move(Position(), Go(), deadline=trio.current_time() + 20)
 

@@ -631,5 +631,5 @@ def test_board_side_has_an_upper_bound_against_typos() -> None:
     from referee.registry import make_game
 
     assert Tricolor.option_specs[0].validate("64") == "64"  # building n=64 is slow
-    with pytest.raises(InvalidOptionError, match="outside 1..64"):
+    with pytest.raises(InvalidOptionError, match=r"outside 1\.\.64"):
         make_game("tricolor", {"n": "100000"})

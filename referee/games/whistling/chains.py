@@ -1,0 +1,299 @@
+"""The capture search of Whistling Captures: maximum capture count, maximal chains, checks.
+
+A whistling chain (rules file §3.5 C) moves one stone ``P0`` through legs ``P0 -> P1
+-> … -> Pm``; each leg is a straight slide through cells empty at that moment (``P0``
+itself is empty once the stone has left) that takes at least one enemy stone (see
+``hexgeometry``), and its victims leave the board when the leg ends. Each leg changes
+direction (a reversal is a change). With the closer rule on captures, ``Pm`` must be
+strictly nearer (Euclidean) than ``P0`` to some enemy stone on the board at the start
+of the turn. Every prefix of a chain is itself a chain.
+
+``CaptureSearch`` finds, for one position and mover, the maximum ``M`` over all
+chains and crushes (a crush counts 1) without listing the chains: a depth-first
+search per start stone, memoised on ``(cell, last direction, enemies left)`` (all the
+rest of a chain depends on). Only the stones that have a capturing first leg are
+searched (``HexBoard.whistlers``), a cell from which no slide could reach any enemy
+stone is a leaf at once (``HexBoard.sweep_any``), and the closer rule is evaluated
+only where a chain can stop. Listing the chains that reach ``M`` then follows only the
+branches whose memoised best completes exactly ``M``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from referee.games.hexgeometry import HexBoard, bits, nearer_to_some
+
+NONE = -1
+"""Best count of a node from which no chain can legally end."""
+_POSITIVE = (True, False, False, False, True, True)
+"""Whether each direction's slot step is positive (E, SE, SW): its nearest blocker is
+then the lowest set bit of a ray's blockers, else the highest."""
+
+Node = Callable[[int, int, int, int], int]
+"""``node(p, last, enemy, floor)``: see ``CaptureSearch._search``."""
+Stop = Callable[[int], int]
+"""``stop(p)``: 0 if a chain may end on ``p`` (closer rule), else ``NONE``."""
+
+
+class CaptureSearch:
+    """Captures available to ``mine`` against ``theirs`` in one position (computed lazily)."""
+
+    __slots__ = (
+        "_best",
+        "_closer",
+        "_enemies",
+        "_maximum",
+        "_searches",
+        "_whistlers",
+        "board",
+        "closer_captures",
+        "mine",
+        "theirs",
+    )
+
+    def __init__(self, board: HexBoard, mine: int, theirs: int, closer_captures: bool) -> None:
+        self.board = board
+        self.mine = mine
+        self.theirs = theirs
+        self.closer_captures = closer_captures
+        self._maximum: int | None = None
+        self._whistlers: list[int] | None = None
+        self._best: dict[int, int] = {}
+        self._searches: dict[int, tuple[Node, Stop]] = {}
+        self._enemies: list[tuple[int, int]] | None = None
+        self._closer: dict[int, int] = {}
+        """Per start slot, the closer-rule mask once built; at ``-1 - slot``, the number
+        of checks made before."""
+
+    def crush_exists(self) -> bool:
+        """Whether some stone of ``mine`` touches an enemy stone."""
+        return bool(self.board.dilate(self.mine) & self.theirs)
+
+    def whistlers(self) -> list[int]:
+        """The stones of ``mine`` with a capturing first leg, in reading order."""
+        found = self._whistlers
+        if found is None:
+            board, mine, theirs = self.board, self.mine, self.theirs
+            found = bits(board.whistlers(mine, theirs, board.mask & ~(mine | theirs)))
+            self._whistlers = found
+        return found
+
+    def maximum(self) -> int:
+        """The compulsory capture count ``M``: 0 when no capture exists."""
+        found = self._maximum
+        if found is None:
+            found = 1 if self.crush_exists() else 0
+            everything, theirs = self.theirs.bit_count(), self.theirs
+            for p0 in self.whistlers():
+                # Chains from p0 that cannot beat ``found`` need not be checked.
+                found = self._search(p0)[0](p0, -1, theirs, found)
+                if found == everything:
+                    break
+            self._maximum = found
+        return found
+
+    def closer(self, p0: int, end: int) -> bool:
+        """Whether a chain from ``p0`` may stop on ``end`` under the closer rule."""
+        if not self.closer_captures:
+            return True
+        board = self.board
+        where = board.line[p0].get(end)
+        if where is not None:  # on a line from p0: the closer cells form a half-plane
+            return bool(self.theirs & board.zones[p0][where[0]][where[1]])
+        masks = self._closer
+        mask = masks.get(p0)
+        if mask is None:
+            if masks.get(-1 - p0, 0) < 2:  # the first checks: one at a time
+                masks[-1 - p0] = masks.get(-1 - p0, 0) + 1
+                return nearer_to_some(board.coords[p0], board.coords[end], self.enemies())
+            mask = masks[p0] = board.closer_mask(p0, bits(self.theirs))
+        return bool(mask >> end & 1)
+
+    def enemies(self) -> list[tuple[int, int]]:
+        """The coordinates of ``theirs`` (cached)."""
+        found = self._enemies
+        if found is None:
+            where = self.board.coords
+            found = self._enemies = [where[y] for y in bits(self.theirs)]
+        return found
+
+    def best_from(self, p0: int) -> int:
+        """The largest count of a legal chain from the stone on ``p0`` (``NONE`` if none)."""
+        found = self._best.get(p0)
+        if found is None:
+            found = self._search(p0)[0](p0, -1, self.theirs, NONE)
+            self._best[p0] = found
+        return found
+
+    def _search(self, p0: int) -> tuple[Node, Stop]:
+        """The search functions of chains from ``p0``.
+
+        ``node(p, last, enemy, floor)`` is the larger of ``floor`` and the best further
+        count from ``p`` after a leg in direction ``last`` (-1 before the first leg, where
+        stopping is no capture) with ``enemy`` left, ``NONE`` meaning that no chain can
+        legally end from there. What cannot beat ``floor`` is not evaluated (in particular
+        the closer rule where a chain could stop), and ``floor`` passes down the search as
+        a bound, so only values computed with ``floor`` below 0 are exact and memoised.
+        Created once per ``p0``.
+        """
+        found = self._searches.get(p0)
+        if found is not None:
+            return found
+        memo: dict[tuple[int, int, int], int] = {}
+        stops: dict[int, int] = {}
+        board = self.board
+        lines, along, sweep_any = board.whistle_lines, board.along, board.sweep_any
+        friends = self.mine ^ (1 << p0)
+        closer = self.closer
+
+        def stop(p: int) -> int:
+            value = stops.get(p)
+            if value is None:
+                value = stops[p] = 0 if closer(p0, p) else NONE
+            return value
+
+        def node(p: int, last: int, enemy: int, floor: int) -> int:
+            key = (p, last, enemy)
+            result = memo.get(key)
+            if result is not None:
+                return result if result > floor else floor
+            if floor < NONE:
+                floor = NONE
+            result = floor
+            ceiling = enemy.bit_count()
+            occ = friends | enemy
+            p_along = along[p]
+            for d, whole, mask, positive, ray, sweep in lines[p][last + 1]:
+                if not enemy & whole:
+                    continue
+                blockers = occ & mask
+                if blockers:
+                    if positive:
+                        run = p_along[(blockers & -blockers).bit_length() - 1]
+                    else:
+                        run = p_along[blockers.bit_length() - 1]
+                    if run < 3 or not enemy & sweep[run - 1]:
+                        continue
+                else:
+                    run = len(ray)
+                seen = victims = count = rest = 0
+                for i in range(2, run):
+                    swept = sweep[i]
+                    if swept is not seen:  # the victims change only where the sweep does
+                        seen = swept
+                        victims = enemy & swept
+                        if victims:
+                            count = victims.bit_count()
+                            rest = enemy ^ victims
+                    if not victims:
+                        continue
+                    c = ray[i]
+                    if rest & sweep_any[c][d + 1]:
+                        # only a better total matters: the child need not beat result - count
+                        more = node(c, d, rest, result - count)
+                    elif count <= result:
+                        continue  # stopping on c (a leaf) cannot beat ``result``
+                    else:
+                        more = stop(c)
+                    if more >= 0:
+                        more += count
+                        if more > result:
+                            result = more
+                            if more == ceiling:  # every stone left: exact
+                                memo[key] = result
+                                return result
+            if result < 0 and last >= 0:
+                result = stop(p)
+            if floor < 0:
+                memo[key] = result
+            return result
+
+        self._searches[p0] = (node, stop)
+        return node, stop
+
+    def chains(self, limit: int = 0) -> list[tuple[int, ...]]:
+        """Every legal chain taking ``maximum()`` stones (none when it is 0), as paths
+        ``(P0, P1, …, Pm)``: start stones in reading order, then depth first with
+        directions E, W, NE, NW, SE, SW and nearer cells first. With ``limit > 0``,
+        only the first ``limit`` of them."""
+        out: list[tuple[int, ...]] = []
+        need = self.maximum()
+        if need == 0:
+            return out
+        for p0 in self.whistlers():
+            search = self._search(p0)
+            if search[0](p0, -1, self.theirs, need - 1) == need:
+                self._collect(search, p0, p0, -1, self.theirs, need, (p0,), out, limit)
+                if limit and len(out) >= limit:
+                    break
+        return out
+
+    def first_chain(self) -> tuple[int, ...] | None:
+        """The first of ``chains()``, found without listing the others (None if none)."""
+        found = self.chains(limit=1)
+        return found[0] if found else None
+
+    def _collect(
+        self,
+        search: tuple[Node, Stop],
+        p0: int,
+        p: int,
+        last: int,
+        enemy: int,
+        need: int,
+        path: tuple[int, ...],
+        out: list[tuple[int, ...]],
+        limit: int,
+    ) -> None:
+        if need == 0:
+            out.append(path)
+            return
+        node, stop = search
+        board = self.board
+        occ = (self.mine ^ (1 << p0)) | enemy
+        rays, sweeps, sweep_any = board.rays[p], board.sweeps[p], board.sweep_any
+        for d in range(6):
+            sweep = sweeps[d]
+            if d == last or not sweep or not enemy & sweep[-1]:
+                continue
+            for i, c in enumerate(rays[d]):
+                if occ >> c & 1:
+                    break
+                victims = enemy & sweep[i]
+                if victims:
+                    count = victims.bit_count()
+                    if count > need:
+                        break
+                    rest = enemy ^ victims
+                    value = node(c, d, rest, NONE) if rest & sweep_any[c][d + 1] else stop(c)
+                    if value == need - count:
+                        self._collect(search, p0, c, d, rest, need - count, (*path, c), out, limit)
+                        if limit and len(out) >= limit:
+                            return
+
+    def chain_count(self, path: tuple[int, ...]) -> int:
+        """The stones the chain ``path`` takes if it is a geometrically valid chain of
+        ``mine`` (every leg straight, on empty cells, capturing, changing direction), else
+        ``NONE``. The closer rule and the maximum are not checked here."""
+        board = self.board
+        p0 = path[0]
+        if not self.mine >> p0 & 1:
+            return NONE
+        friends = self.mine ^ (1 << p0)
+        enemy = self.theirs
+        total, last, p = 0, -1, p0
+        for nxt in path[1:]:
+            where = board.line[p].get(nxt) if type(nxt) is int else None
+            if where is None:
+                return NONE
+            d, i = where
+            if d == last or board.paths[p][d][i] & (friends | enemy):
+                return NONE
+            victims = enemy & board.sweeps[p][d][i]
+            if not victims:
+                return NONE
+            total += victims.bit_count()
+            enemy ^= victims
+            last, p = d, nxt
+        return total

@@ -1,0 +1,200 @@
+"""Whistling Captures cell names, move text, position text and diagrams (no rules).
+
+**Cells** use the source's doubled-width notation (rules file §3.2): a column letter
+``a``–``z`` then ``A``–``O`` (``L`` = 0..40; case matters) followed by the row
+``1``–``21`` (top to bottom, no leading zero). A cell exists iff ``L + row`` is odd
+and ``|row - 11| <= L <= 40 - |row - 11|``; the centre is ``u11``. Axial
+``r = row - 11``, ``q = (L - row - 9) / 2``. A column is a vertical line through
+every other row, not a direction of movement.
+
+**Moves** (shared/RULES.md): ``FROM-TO`` a slide (a plain move, or a one-leg
+whistle: its victims follow from the position); ``P0-P1-…-Pm`` a whistling chain
+through every pivot, ``Pm`` its last cell; ``FROMxTO`` a crush. A cell is always one
+letter followed by digits, so ``x`` is read as a column letter right after ``-`` or
+``x`` and as the crush mark right after a row number (``x20xw19``).
+
+**Position token**: four fields joined by ``:``::
+
+    rows:seat:quiet:ply
+
+``rows`` are the 21 screen rows from the top joined by ``/``, left to right (11, 12,
+…, 21, …, 11 cells): ``.`` empty, ``x`` a stone of seat 1 (X), ``o`` of seat 2 (O);
+``seat`` is ``1``, ``2`` or ``-`` (game over); ``quiet`` counts the plies since the
+last capture; ``ply`` the moves played.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from referee.errors import InvalidMoveError, InvalidPositionError
+from referee.games.hexgeometry import bits, hex_board
+
+SIDE = 11
+BOARD = hex_board(SIDE)
+"""The 331-cell board."""
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO"
+"""Column letters, ``L`` = index."""
+CRUSH = -1
+"""Third element of a crush move."""
+Move = tuple[int, ...]
+
+
+def _column(q: int, r: int) -> int:
+    return 2 * q + r + 20
+
+
+NAMES: dict[int, str] = {
+    s: f"{LETTERS[_column(q, r)]}{r + 11}" for s, (q, r) in BOARD.coords.items()
+}
+"""Slot to cell name."""
+CELLS: dict[str, int] = {name: s for s, name in NAMES.items()}
+"""Cell name to slot; exactly the canonical names."""
+ROWS: list[list[int]] = [
+    [s for s in BOARD.cells if BOARD.coords[s][1] == r] for r in range(-10, 11)
+]
+"""The slots of each screen row, top to bottom, left to right."""
+
+_DIGITS = frozenset("0123456789")
+
+
+def parse_move(text: str) -> Move:
+    """The move tuple of canonical move text (see the module doc); legality is not checked.
+
+    :raises InvalidMoveError: not a chain of two or more cells joined by ``-``, nor two
+        cells joined by ``x``, or a cell name that is not canonical.
+    """
+    cells: list[int] = []
+    crush = False
+    i, n = 0, len(text)
+    while True:
+        j = i + 1
+        while j < n and text[j] in _DIGITS:
+            j += 1
+        cell = CELLS.get(text[i:j])
+        if cell is None:
+            raise InvalidMoveError(
+                f"invalid whistling-captures move {text!r}: bad cell {text[i:j]!r} "
+                "(a column letter a..z or A..O, then the row 1..21, e.g. 'u11')"
+            )
+        cells.append(cell)
+        if j == n:
+            break
+        if text[j] == "x" and not crush and len(cells) == 1:
+            crush = True
+        elif text[j] != "-" or crush:
+            raise InvalidMoveError(
+                f"invalid whistling-captures move {text!r}: expected 'FROM-TO', "
+                "'P0-P1-...-Pm' or 'FROMxTO'"
+            )
+        i = j + 1
+    if len(cells) < 2:
+        raise InvalidMoveError(
+            f"invalid whistling-captures move {text!r}: expected 'FROM-TO', "
+            "'P0-P1-...-Pm' or 'FROMxTO'"
+        )
+    if crush:
+        return (cells[0], cells[1], CRUSH)
+    return tuple(cells)
+
+
+def format_move(move: Move) -> str:
+    """Canonical move text.
+
+    :raises InvalidMoveError: ``move`` is not a path of two or more cells or a crush.
+    """
+    try:
+        if len(move) == 3 and move[2] == CRUSH:
+            return f"{NAMES[move[0]]}x{NAMES[move[1]]}"
+        if len(move) >= 2:
+            return "-".join(NAMES[cell] for cell in move)
+    except (KeyError, TypeError):
+        pass
+    raise InvalidMoveError(f"not a whistling-captures move: {move!r}")
+
+
+class RawPosition(NamedTuple):
+    """The fields of a position token, parsed but not checked against the rules."""
+
+    stones: tuple[int, int]
+    turn: int
+    quiet: int
+    ply: int
+
+
+_SLOTS = max(BOARD.cells) + 1
+_X_BITS = bytes.maketrans(b".xo", b"010")
+_O_BITS = bytes.maketrans(b".xo", b"001")
+_ROW_SPANS = [(row[0], row[-1] + 1) for row in ROWS]
+"""Each screen row is a run of consecutive slots."""
+
+
+def encode(stones: tuple[int, int], turn: int, quiet: int, ply: int) -> str:
+    """The position token (see the module doc)."""
+    chars = bytearray(b"." * _SLOTS)
+    for mark, mask in zip(b"xo", stones, strict=True):
+        for s in bits(mask):
+            chars[s] = mark
+    text = b"/".join(chars[a:b] for a, b in _ROW_SPANS).decode("ascii")
+    return f"{text}:{'-' if turn < 0 else turn + 1}:{quiet}:{ply}"
+
+
+def _number(word: str, what: str, text: str) -> int:
+    if not (word.isascii() and word.isdigit()) or (word != "0" and word[0] == "0") or len(word) > 6:
+        raise InvalidPositionError(f"bad {what} {word!r} in position {text!r}")
+    return int(word)
+
+
+def decode(text: str) -> RawPosition:
+    """Split and parse a position token.
+
+    :raises InvalidPositionError: wrong field count, row shape, cell character,
+        seat or counters.
+    """
+    fields = text.split(":")
+    if len(fields) != 4:
+        raise InvalidPositionError(
+            f"bad whistling-captures position {text!r}: expected rows:seat:quiet:ply"
+        )
+    rows_word, seat_word, quiet_word, ply_word = fields
+    words = rows_word.split("/")
+    if len(words) != len(ROWS) or any(
+        len(w) != b - a for w, (a, b) in zip(words, _ROW_SPANS, strict=False)
+    ):
+        raise InvalidPositionError(
+            f"whistling-captures position {text!r}: expected 21 rows of 11..21..11 cells "
+            "joined by '/'"
+        )
+    if not rows_word.isascii() or rows_word.encode("ascii").translate(None, b"./xo"):
+        bad = next(ch for ch in rows_word if ch not in "./xo")
+        raise InvalidPositionError(
+            f"whistling-captures position {text!r}: bad cell {bad!r} (expected . x o)"
+        )
+    chars = bytearray(b"." * _SLOTS)
+    for word, (a, b) in zip(words, _ROW_SPANS, strict=True):
+        chars[a:b] = word.encode("ascii")
+    chars.reverse()  # slot 0 is the lowest bit
+    masks = [int(chars.translate(table), 2) for table in (_X_BITS, _O_BITS)]
+    if seat_word not in ("1", "2", "-"):
+        raise InvalidPositionError(f"whistling-captures position {text!r}: seat must be 1, 2 or -")
+    turn = -1 if seat_word == "-" else int(seat_word) - 1
+    return RawPosition(
+        (masks[0], masks[1]),
+        turn,
+        _number(quiet_word, "no-capture count", text),
+        _number(ply_word, "ply", text),
+    )
+
+
+def render(stones: tuple[int, int]) -> str:
+    """The board as in the source: column letters on top, row numbers on the left, each
+    cell under its letter; ``x`` seat 1's stones, ``o`` seat 2's."""
+    x, o = stones
+    lines = ["   " + LETTERS]
+    for number, row in enumerate(ROWS, 1):
+        chars = [" "] * len(LETTERS)
+        for s in row:
+            q, r = BOARD.coords[s]
+            chars[_column(q, r)] = "x" if x >> s & 1 else ("o" if o >> s & 1 else ".")
+        lines.append(f"{number:>2} {''.join(chars).rstrip()}")
+    return "\n".join(lines)

@@ -1,0 +1,311 @@
+"""Whistling Captures (Bill Taylor, 2000): rules file §3 with the options of shared/RULES.md.
+
+- Hexhex side 11 (331 cells); each seat has 21 stones in three rosettes (§3.3).
+  Seat 1 is X and moves first.
+- A turn is one of:
+  - **plain move**: a slide through empty cells that takes nothing and ends strictly
+    nearer (Euclidean) to at least one enemy stone than it started;
+  - **crush**: a stone steps onto an adjacent enemy stone, which is removed (1 capture);
+  - **whistling chain**: see ``chains`` (every leg captures, pivots change direction,
+    reversal allowed, victims removed at the end of each leg). With
+    ``closer-applies-to-captures=yes`` the chain's last cell must be strictly nearer
+    than its first to an enemy stone on the board at the start of the turn.
+- **Compulsory maximum capture**: with ``M`` the largest count of any legal crush or
+  chain, a player with ``M >= 1`` must take exactly ``M`` stones, freely choosing among
+  such moves; only with ``M = 0`` are plain moves legal.
+- A seat left without stones loses. After ``no-capture-draw`` plies in a row without a
+  capture (0 = never) the game is drawn. A seat with stones always has a legal move
+  (rules file §3.6, checked by the tests), so no other ending exists.
+
+A move is a tuple of slots (see ``hexgeometry``): the path ``(P0, …, Pm)`` of a slide
+or chain, or ``(FROM, TO, CRUSH)``; text in ``notation``. ``legal_moves`` lists, when
+``M = 0``, the plain moves by stone in reading order, directions E, W, NE, NW, SE, SW,
+nearest first; when ``M = 1`` the crushes (stone order, then direction) and then the
+chains; otherwise the chains, in the order of ``CaptureSearch.chains``.
+
+``score_unfinished`` ranks the seats by stones left (more is better); the game has
+no in-game points, so no scores are reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
+from referee.errors import InvalidPositionError
+from referee.games.hexgeometry import HexBoard, bits
+from referee.games.whistling import notation
+from referee.games.whistling.chains import CaptureSearch
+from referee.games.whistling.notation import BOARD, CELLS, CRUSH, Move
+
+START_X = "s1 u1 r2 t2 v2 s3 u3 H14 J14 G15 I15 K15 H16 J16 g15 i15 f16 h16 j16 g17 i17"
+START_O = "G5 I5 F6 H6 J6 G7 I7 f6 h6 e7 g7 i7 f8 h8 u19 w19 t20 v20 x20 u21 w21"
+"""The start of rules file §3.3: three rosettes per seat."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rules:
+    """The option values shared by every state of one game."""
+
+    board: HexBoard
+    closer_captures: bool
+    """Whether a chain must end closer to an enemy stone than it started."""
+    draw_after: int
+    """Plies without capture that draw the game; 0 = never."""
+
+
+@dataclass(frozen=True, slots=True)
+class WhistlingState(State[Move]):
+    """A Whistling Captures position. Equality and hash use the content fields only.
+
+    Build states with ``WhistlingCaptures.initial_state``, ``play`` or ``decode``,
+    which keep the derived ``turn`` consistent.
+    """
+
+    stones: tuple[int, int]
+    """Bit masks of slots: seat 1's (X) stones, seat 2's (O) stones."""
+    ply: int = field()  # field() stops dataclass taking State.ply (a property) as a default
+    """Moves played so far."""
+    quiet: int
+    """Plies since the last capture (or since the start)."""
+    turn: int = field(compare=False)
+    """The seat to move, -1 when the game is over."""
+    rules: Rules = field(compare=False, repr=False)
+    _moves: tuple[Move, ...] | None = field(default=None, compare=False, repr=False)
+    _search: CaptureSearch | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> Seat | None:
+        return None if self.turn < 0 else self.turn
+
+    def captures(self) -> CaptureSearch:
+        """The capture search of the seat to move (cached; only for a game not over)."""
+        search = self._search
+        if search is None:
+            seat = self.turn
+            search = CaptureSearch(
+                self.rules.board,
+                self.stones[seat],
+                self.stones[1 - seat],
+                self.rules.closer_captures,
+            )
+            object.__setattr__(self, "_search", search)
+        return search
+
+    def max_capture(self) -> int:
+        """The number of stones the seat to move must take now (0: a plain move)."""
+        return self.captures().maximum() if self.turn >= 0 else 0
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        moves = self._moves
+        if moves is None:
+            moves = self._generate()
+            object.__setattr__(self, "_moves", moves)
+        return moves
+
+    def _generate(self) -> tuple[Move, ...]:
+        if self.turn < 0:
+            return ()
+        search = self.captures()
+        need = search.maximum()
+        board = self.rules.board
+        mine, theirs = self.stones[self.turn], self.stones[1 - self.turn]
+        out: list[Move] = []
+        if need == 1:
+            adjacent = board.adjacent
+            for s in bits(mine):
+                for t in bits(adjacent[s] & theirs):
+                    out.append((s, t, CRUSH))
+        if need:
+            out.extend(search.chains())
+            return tuple(out)
+        return tuple(board.closer_slides(mine, mine | theirs, theirs))
+
+    def is_legal(self, move: Move) -> bool:
+        """Checks the one move against the position's maximum capture count, without
+        listing the other moves."""
+        if self.turn < 0 or type(move) is not tuple or len(move) < 2:
+            return False
+        board = self.rules.board
+        s = move[0]
+        if type(s) is not int or s not in board.coords:
+            return False
+        mine, theirs = self.stones[self.turn], self.stones[1 - self.turn]
+        if not mine >> s & 1:
+            return False
+        if len(move) == 3 and move[2] == CRUSH:
+            t = move[1]
+            return (
+                type(t) is int
+                and t in board.coords
+                and bool(board.adjacent[s] >> t & 1 and theirs >> t & 1)
+                and self.max_capture() == 1
+            )
+        search = self.captures()
+        need = search.maximum()
+        if need == 0:
+            if len(move) != 2:
+                return False
+            where = board.line[s].get(move[1]) if type(move[1]) is int else None
+            if where is None:
+                return False
+            d, i = where
+            # With M = 0, no closer slide has victims (it would be a capture).
+            return not board.paths[s][d][i] & (mine | theirs) and bool(
+                theirs & board.zones[s][d][i]
+            )
+        return search.chain_count(move) == need and search.closer(s, move[-1])
+
+    def _apply(self, move: Move) -> WhistlingState:
+        rules = self.rules
+        board = rules.board
+        seat = self.turn
+        mine, theirs = self.stones[seat], self.stones[1 - seat]
+        s = move[0]
+        if len(move) == 3 and move[2] == CRUSH:
+            t = move[1]
+            mine ^= (1 << s) | (1 << t)
+            theirs ^= 1 << t
+            captured = True
+        else:
+            before = theirs
+            p = s
+            for nxt in move[1:]:
+                d, i = board.line[p][nxt]
+                theirs &= ~board.sweeps[p][d][i]
+                p = nxt
+            mine ^= (1 << s) | (1 << p)
+            captured = theirs != before
+        quiet = 0 if captured else self.quiet + 1
+        stones = (mine, theirs) if seat == 0 else (theirs, mine)
+        turn = 1 - seat
+        if not theirs or (rules.draw_after and quiet >= rules.draw_after):
+            turn = -1
+        return WhistlingState(stones, self.ply + 1, quiet, turn, rules)
+
+    def outcome(self) -> Outcome | None:
+        if self.turn >= 0:
+            return None
+        for seat in (0, 1):
+            if not self.stones[seat]:
+                ranks = (2, 1) if seat == 0 else (1, 2)
+                return Outcome(
+                    Termination.RULES, ranks, (), None, f"seat {seat + 1} has no stones left"
+                )
+        return Outcome(
+            Termination.RULES, (1, 1), (), None, f"draw: {self.quiet} plies without a capture"
+        )
+
+
+def derive_turn(rules: Rules, stones: tuple[int, int], quiet: int, ply: int) -> int:
+    """The seat to move (-1 when over): seats alternate from seat 1 (X); the game ends
+    when a seat has no stones or the no-capture count reached ``draw_after``."""
+    if not stones[0] or not stones[1] or (rules.draw_after and quiet >= rules.draw_after):
+        return -1
+    return ply % 2
+
+
+class WhistlingCaptures(Game[WhistlingState, Move]):
+    """Whistling Captures on hexhex side 11 (see the module doc)."""
+
+    name = "whistling-captures"
+    version = "1"
+    player_counts = (2,)
+    option_specs = (
+        OptionSpec(
+            "closer-applies-to-captures",
+            "yes",
+            ("yes", "no"),
+            help="a whistling chain must also end closer to an enemy stone",
+        ),
+        OptionSpec(
+            "no-capture-draw", "40", minimum=0, help="plies without capture that draw; 0 = off"
+        ),
+    )
+    description = "Whistling Captures: chained whistles past enemy stones; maximum capture"
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(options)
+        self.rules = Rules(
+            board=BOARD,
+            closer_captures=self.options["closer-applies-to-captures"] == "yes",
+            draw_after=int(self.options["no-capture-draw"]),
+        )
+
+    def initial_state(self, num_players: int = 2) -> WhistlingState:
+        self.check_players(num_players)
+        x = sum(1 << CELLS[name] for name in START_X.split())
+        o = sum(1 << CELLS[name] for name in START_O.split())
+        return WhistlingState((x, o), 0, 0, 0, self.rules)
+
+    def parse_move(self, state: WhistlingState, text: str) -> Move:
+        """A slide or chain ``P0-P1-…-Pm`` or a crush ``FROMxTO``; legality is not checked.
+
+        :raises InvalidMoveError: anything else, including non-canonical cell names.
+        """
+        return notation.parse_move(text)
+
+    def format_move(self, state: WhistlingState, move: Move) -> str:
+        """:raises InvalidMoveError: ``move`` is not a path or crush between cells."""
+        return notation.format_move(move)
+
+    def encode(self, state: WhistlingState) -> str:
+        """``rows:seat:quiet:ply``; see ``notation``."""
+        return notation.encode(state.stones, state.turn, state.quiet, state.ply)
+
+    def decode(self, text: str) -> WhistlingState:
+        """Parse ``encode``'s text and check it against the rules and this game's options.
+
+        :raises InvalidPositionError: malformed text, more than 21 stones a seat,
+            counters that do not fit, or the wrong seat to move.
+        """
+        raw = notation.decode(text)
+        for seat, mask in enumerate(raw.stones):
+            if mask.bit_count() > 21:
+                raise InvalidPositionError(
+                    f"whistling-captures position {text!r}: seat {seat + 1} has over 21 stones"
+                )
+        if raw.quiet > raw.ply:
+            raise InvalidPositionError(
+                f"whistling-captures position {text!r}: no-capture count above ply"
+            )
+        draw_after = self.rules.draw_after
+        if draw_after and raw.quiet > draw_after:
+            raise InvalidPositionError(
+                f"whistling-captures position {text!r}: the game ended at {draw_after} "
+                "plies without capture"
+            )
+        turn = derive_turn(self.rules, raw.stones, raw.quiet, raw.ply)
+        if turn != raw.turn:
+            expected = "nobody (game over)" if turn < 0 else f"seat {turn + 1}"
+            raise InvalidPositionError(
+                f"whistling-captures position {text!r}: {expected} is to move"
+            )
+        for seat in (0, 1):
+            if not raw.stones[seat] and (raw.ply % 2 != seat or raw.ply == 0):
+                raise InvalidPositionError(
+                    f"whistling-captures position {text!r}: only the seat to move can have "
+                    "lost its stones"
+                )
+        return WhistlingState(raw.stones, raw.ply, raw.quiet, turn, self.rules)
+
+    def render(self, state: WhistlingState) -> str:
+        """The board in the source's layout, then whose turn it is."""
+        if state.turn >= 0:
+            status = (
+                f"ply {state.ply}, seat {state.turn + 1} ({'X' if state.turn == 0 else 'O'}) "
+                f"to move, {state.quiet} plies without capture"
+            )
+        else:
+            outcome = state.outcome()
+            status = f"ply {state.ply}, game over: {outcome.reason if outcome else ''}"
+        return notation.render(state.stones) + "\n" + status
+
+    def score_unfinished(self, state: WhistlingState) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """Ranks by stones left (more is better); no scores."""
+        return ranks_from_scores((state.stones[0].bit_count(), state.stones[1].bit_count())), ()
