@@ -480,5 +480,4 @@ def test_record_md_three_player_example_parses() -> None:
     assert (record.players, record.result, record.culprit_seat) == (3, "1/2-0-1/2", 1)
     assert format_record(record) == example("### 6.2")
     verdict = adjudicate(record)
-    assert (verdict.verdict, verdict.reason) == (INVALID, verdict.reason)
-    assert "unknown game 'triablo'" in verdict.reason
+    assert verdict.confirmed, verdict.reason
