@@ -10,10 +10,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from bots import faulty_bot, random_bot
+from bots import faulty_bot, greedy_bot, random_bot
 
 BOTS: dict[str, Callable[[Sequence[str]], int]] = {
     "random": random_bot.main,
+    "greedy": greedy_bot.main,
     "faulty": faulty_bot.main,
 }
 """Every bot ``python -m bots`` can run, by name."""

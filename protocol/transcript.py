@@ -109,6 +109,23 @@ class Transcript:
         """How many stderr lines fell out of their ring."""
         return self._recorded_stderr - len(self._stderr)
 
+    @property
+    def mark(self) -> int:
+        """The sequence number the next recorded line gets (for ``lines_since``)."""
+        return self._recorded + self._recorded_stderr
+
+    def lines_since(self, mark: int) -> list[str]:
+        """The kept lines recorded at or after ``mark`` (a past ``self.mark``), formatted,
+        in recording order. Lines that fell out of the rings are not there."""
+        newer: list[TranscriptLine] = []
+        for ring in (self._main, self._stderr):
+            for line in reversed(ring):
+                if line.seq < mark:
+                    break
+                newer.append(line)
+        newer.sort(key=lambda line: line.seq)
+        return [line.format() for line in newer]
+
     def entries(self) -> list[TranscriptLine]:
         """Every line kept, in recording order."""
         merged = [*self._main, *self._stderr]

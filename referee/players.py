@@ -205,6 +205,17 @@ class EnginePlayer:
         self.pids.append(session.pid)
         return self._session
 
+    async def warm_up(self) -> None:
+        """Start a process now if none runs, so several engines can start at once.
+
+        Never raises for an engine failure: the failed process is discarded and
+        ``start_game`` starts (and reports) the next attempt.
+        """
+        try:
+            await self._ensure_session()
+        except EngineError:
+            await self._discard()
+
     async def _guarded(self, error: EngineError) -> EngineError:
         await self._discard()
         return error

@@ -26,6 +26,7 @@ from referee.perft import divide, perft
 from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
 from tournaments.check_engine import check_engine
+from tournaments.cli_tournament import standings_command, tournament_command
 from tournaments.engines import resolve_engine, unique_names
 from tournaments.match_runner import FinishedGame, MatchPlan, play_match
 from tournaments.signals import run_until_signalled
@@ -256,12 +257,34 @@ def bench_command(
     games: Annotated[int, typer.Option("--games", "-n", min=1)] = 100,
     engine: Annotated[str, typer.Option("--engine", help="Engine on both seats.")] = "trike-c",
     rules_plies: Annotated[int, typer.Option("--rules-plies", min=1000)] = 100_000,
+    concurrency: Annotated[
+        list[int] | None,
+        typer.Option("--concurrency", "-c", min=1, help="Only tournament runs at these."),
+    ] = None,
+    tc: Annotated[str, typer.Option("--tc", help="Clock of the tournament runs.")] = "60+1",
+    workers: Annotated[int | None, typer.Option("--workers", min=0)] = None,
+    tournament_games: Annotated[int, typer.Option("--tournament-games", min=1)] = 1000,
 ) -> None:
-    """Measure plies/s of a Trike match and the referee's own per-ply overhead."""
-    from tournaments.bench import run_benchmarks
+    """Measure plies/s and the referee's per-ply overhead: a match, and tournaments.
 
+    Without --concurrency: rules, a match, and tournaments at concurrency 1 and 2
+    (60+1) and 8 (1+0.01). With it: tournaments at those concurrencies only.
+    """
+    from tournaments.bench import DEFAULT_TOURNAMENTS, run_benchmarks, tournament_lines
+
+    if concurrency:
+        runs = [(c, tc) for c in concurrency]
+        for line in tournament_lines(tournament_games, engine, runs, workers):
+            typer.echo(line)
+        return
     for line in run_benchmarks(games=games, engine=engine, rules_plies=rules_plies):
         typer.echo(line)
+    for line in tournament_lines(tournament_games, engine, DEFAULT_TOURNAMENTS, workers):
+        typer.echo(line)
+
+
+app.command("tournament")(tournament_command)
+app.command("standings")(standings_command)
 
 
 def _fail(message: str) -> NoReturn:

@@ -1,7 +1,8 @@
 """Turning ``--engine`` arguments into engine specs, with the built-in bots by name.
 
-A built-in name (``random``, ``trike-c``) needs no path; anything else is a
-command line split as a shell splits words but never run through a shell.
+A built-in name (``random``, ``greedy``, ``trike-c``) needs no path; anything else is a
+command line split as a shell splits words but never run through a shell. A
+built-in name may be followed by the bot's own arguments (``greedy --seed 2``).
 ``NAME=COMMAND`` gives the entrant an explicit name.
 """
 
@@ -27,6 +28,7 @@ def _c_bot(name: str) -> Callable[[], tuple[str, ...]]:
 
 BUILTIN_ENGINES: dict[str, Callable[[], tuple[str, ...]]] = {
     "random": _python_bot("random"),
+    "greedy": _python_bot("greedy"),
     "trike-c": _c_bot("trike_engine"),
 }
 """Engines reachable by name; the value builds the command line on demand."""
@@ -47,6 +49,11 @@ def resolve_engine(text: str) -> EngineSpec:
         name, text = match.group(1), match.group(2).strip()
     if text in BUILTIN_ENGINES:
         return EngineSpec(name=name or text, argv=BUILTIN_ENGINES[text]())
+    first, _, rest = text.partition(" ")
+    if first in BUILTIN_ENGINES and not os.path.exists(first):
+        # A built-in with arguments: "greedy --seed 2".
+        extra = EngineSpec.from_command(rest, name=first).argv if rest.strip() else ()
+        return EngineSpec(name=name or first, argv=BUILTIN_ENGINES[first]() + extra)
     return EngineSpec.from_command(text, name=name)
 
 

@@ -3,13 +3,21 @@
 Tournament points come from placements: with N seats, place p is worth
 ``(N - p) / (N - 1)`` (2 players: 1 and 0; 3 players: 1, 0.5, 0) and seats that
 tie share the average of the places they span (a 2-player draw gives 0.5 each).
+A points table (``points = [3, 1, 0]`` in a tournament config) replaces those
+values per place, ties again sharing the average of the places they span.
 Void games are not scored. W/D/L: a win is sole first place, a loss sole last
 place, anything else a draw (for two players this is the usual meaning).
+Placements count each game's rank per entrant (shared ranks count as the rank).
+
+The crosstable is pairwise, for any number of seats: in every game, every two
+entrants at the table score 1 (ranked ahead), ½ (tied) or 0 (behind) against
+each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from referee.core import Outcome, Termination
@@ -28,6 +36,22 @@ def placement_points(ranks: Sequence[int]) -> tuple[float, ...]:
     return tuple(points)
 
 
+def place_points(ranks: Sequence[int], table: Sequence[float] | None = None) -> tuple[float, ...]:
+    """Points per seat from ``table`` (points of place 1, 2, …), or ``placement_points``.
+
+    :raises ValueError: a table shorter than the number of seats.
+    """
+    if table is None:
+        return placement_points(ranks)
+    if len(table) < len(ranks):
+        raise ValueError(f"a points table of {len(table)} places for {len(ranks)} seats")
+    points = []
+    for rank in ranks:
+        tied = sum(1 for other in ranks if other == rank)
+        points.append(sum(table[p - 1] for p in range(rank, rank + tied)) / tied)
+    return tuple(points)
+
+
 @dataclass
 class Row:
     """One entrant's line in the standings."""
@@ -40,6 +64,13 @@ class Row:
     losses: int = 0
     forfeits: dict[str, int] = field(default_factory=dict)
     """Games lost by this entrant's own failure, by termination token."""
+    placements: dict[int, int] = field(default_factory=dict)
+    """Games by the rank this entrant got (1 = first)."""
+
+    @property
+    def average_place(self) -> float:
+        """Mean rank over the games (0 with no games)."""
+        return sum(r * c for r, c in self.placements.items()) / self.games if self.games else 0.0
 
     @property
     def score(self) -> float:
@@ -47,13 +78,17 @@ class Row:
         return self.points / self.games if self.games else 0.0
 
 
-def standings(games: Iterable[tuple[Sequence[str], Outcome]], entrants: Sequence[str]) -> list[Row]:
+def standings(
+    games: Iterable[tuple[Sequence[str], Outcome]],
+    entrants: Sequence[str],
+    points_table: Sequence[float] | None = None,
+) -> list[Row]:
     """Rows sorted by points, then by name, for games given as (names by seat, outcome)."""
     rows = {name: Row(name) for name in entrants}
     for names, outcome in games:
         if outcome.termination is Termination.VOID or len(outcome.ranks) != len(names):
             continue
-        points = placement_points(outcome.ranks)
+        points = place_points(outcome.ranks, points_table)
         n = len(names)
         for seat, name in enumerate(names):
             row = rows.setdefault(name, Row(name))
@@ -61,6 +96,7 @@ def standings(games: Iterable[tuple[Sequence[str], Outcome]], entrants: Sequence
             shared = sum(1 for other in outcome.ranks if other == rank) > 1
             row.games += 1
             row.points += points[seat]
+            row.placements[rank] = row.placements.get(rank, 0) + 1
             if rank == 1 and not shared:
                 row.wins += 1
             elif rank == n and not shared:
@@ -93,3 +129,22 @@ def standings_table(rows: Sequence[Row]) -> tuple[list[str], list[list[object]]]
             ]
         )
     return headers, cells
+
+
+def crosstable(
+    games: Iterable[tuple[Sequence[str], Sequence[int]]],
+) -> Mapping[tuple[str, str], tuple[float, int]]:
+    """For every ordered pair (a, b) that met: a's pairwise points against b, and games.
+
+    Games are given as (names by seat, ranks); void games (no ranks) are skipped.
+    """
+    table: dict[tuple[str, str], tuple[float, int]] = {}
+    for names, ranks in games:
+        if len(ranks) != len(names):
+            continue
+        for i, j in itertools.permutations(range(len(names)), 2):
+            key = (names[i], names[j])
+            points = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+            old = table.get(key, (0.0, 0))
+            table[key] = (old[0] + points, old[1] + 1)
+    return table

@@ -6,7 +6,7 @@ import pytest
 
 from referee.registry import make_game
 from tests.c_build import build_trike_engine
-from tournaments.bench import bench_match
+from tournaments.bench import bench_match, bench_tournament
 from tournaments.rules_bench import RULES_CASES, random_games, referee_replay, run_rules_benchmark
 
 
@@ -39,3 +39,16 @@ def test_match_benchmark_counts_plies_and_overheads() -> None:
     assert figures["plies"] >= 3 * 3  # a Trike game has at least 3 plies (two around the pawn)
     assert 0 < figures["overhead_median_us"] <= figures["overhead_p99_us"]
     assert figures["plies_per_s"] > 0
+
+
+def test_tournament_benchmark_counts_plies_overheads_and_time_losses() -> None:
+    if build_trike_engine() is None:
+        pytest.skip("no C compiler: the trike-c engine cannot be built")
+    # Two slots in one worker process: the runner, a worker and its engines, for real.
+    figures = bench_tournament(games=6, engine="trike-c", concurrency=2, workers=1)
+    assert figures["games"] == 6
+    assert figures["plies"] >= 6 * 3
+    assert figures["timeouts"] == 0 and figures["voids"] == 0
+    assert 0 < figures["overhead_median_us"] <= figures["overhead_p99_us"]
+    assert figures["round_trip_median_us"] <= figures["round_trip_max_us"]
+    assert figures["plies_per_s"] > 0 and figures["startup_s"] > 0

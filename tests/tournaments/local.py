@@ -1,0 +1,50 @@
+"""In-process players for tournament tests: the built-in bots' brains as ``LocalPlayer``s."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+
+from bots.greedy_bot import GreedyBrain
+from bots.random_bot import RandomBrain
+from protocol.messages import Go, NewGame, Position
+from protocol.spec import EngineSpec
+from referee.players import GameSetup, LocalPlayer, MoveRequest, Player
+from tournaments.slot import PlayerFactory, TranscriptSink
+
+
+def brain_player(name: str, brain: RandomBrain) -> LocalPlayer:
+    """A ``LocalPlayer`` that asks ``brain`` as the engine loop would."""
+    current: list[GameSetup] = []
+
+    def choose(setup: GameSetup, request: MoveRequest) -> str | None:
+        if not current or current[0] is not setup:
+            current[:] = [setup]
+            refusal = brain.newgame(
+                NewGame(setup.game, setup.players, setup.seat + 1, setup.seed, setup.options)
+            )
+            assert refusal is None, refusal
+        return brain.choose(Position(request.moves, request.start), Go())
+
+    return LocalPlayer(name, choose)
+
+
+def bot_factory(opened: list[str] | None = None) -> PlayerFactory:
+    """Players for entrants whose command is ``random --seed S`` or ``greedy --seed S``
+    (the seed is the last argument); records each opening in ``opened``."""
+
+    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
+        kind = "greedy" if "greedy" in spec.argv else "random"
+        seed = int(spec.argv[-1]) if spec.argv[-1].isdigit() else 0
+        make: Callable[[int], RandomBrain] = GreedyBrain if kind == "greedy" else RandomBrain
+
+        @contextlib.asynccontextmanager
+        async def open_player() -> AsyncIterator[Player]:
+            if opened is not None:
+                opened.append(spec.name)
+            yield brain_player(spec.name, make(seed))
+
+        return open_player()
+
+    return factory

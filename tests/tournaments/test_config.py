@@ -1,0 +1,166 @@
+"""Tournament configs: TOML through pydantic, one-line errors naming the key, plans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.registry import GAMES
+from tournaments.config import ConfigError, load_config, parse_config
+from tournaments.plan import Plan
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "examples"
+REGISTERED = {cls.name for cls in GAMES}
+
+ENTRANTS = """
+[[entrants]]
+command = "random"
+[[entrants]]
+command = "greedy"
+"""
+BASE = 'game = "trike"\n' + ENTRANTS
+
+
+def cfg(top: str = "", tables: str = "") -> str:
+    """A config: top-level keys first (TOML puts keys after a table inside it)."""
+    return 'game = "trike"\n' + top + ENTRANTS + tables
+
+
+def _load(tmp_path: Path, text: str) -> Plan:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return Plan.from_config(load_config(path), str(path))
+
+
+def _error(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ConfigError) as info:
+        _load(tmp_path, text)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_minimal_config_defaults(tmp_path: Path) -> None:
+    plan = _load(tmp_path, BASE)
+    assert plan.names == ("random", "greedy")
+    assert plan.players == 2
+    assert plan.total() == 2  # one pair of games, seats swapped
+    assert plan.tc.tag() == "10+0.1"
+    assert plan.config.concurrency == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            'game = "trike"\n[[entrants]]\ncommand = "random"\n[[entrants]]\nname = "x"\n',
+            "config.toml: entrants[1].command: field required",
+        ),
+        (cfg("colour = 3\n"), "config.toml: colour: unknown key"),
+        (
+            BASE.replace('command = "greedy"', 'command = "greedy"\nhash = 4'),
+            "config.toml: entrants[1].hash: unknown key",
+        ),
+        (cfg("rounds = 0\n"), "config.toml: rounds: input should be greater than or equal to 1"),
+        (cfg('format = "knockout"\n'), "config.toml: format: input should be"),
+        (cfg('tc = "fast"\n'), "config.toml: tc: bad time control 'fast'"),
+        (cfg(tables="[openings]\nplies = -1\n"), "config.toml: openings.plies: input should be"),
+        (cfg(tables="[sprt]\nelo0 = 0\n"), "config.toml: sprt.elo1: field required"),
+        (BASE.replace('"trike"', '"chess"'), "config.toml: game: unknown game 'chess'"),
+        (cfg("options = { size = 99 }\n"), "config.toml: options: option size=99"),
+        (cfg("options = { colour = 1 }\n"), "config.toml: options: unknown option 'colour'"),
+        (cfg("players = 3\n"), "config.toml: players: trike is played by 2 players"),
+        (cfg('format = "gauntlet"\nchallengers = 2\n'), "config.toml: challengers:"),
+        (cfg("points = [1, 0.5, 0]\n"), "config.toml: points: 3 values for 2 places"),
+        (cfg(tables="[sprt]\nelo0 = 5\nelo1 = 0\n"), "config.toml: sprt: SPRT: elo0 must be less"),
+        (cfg('tc = "1+0"\nmovetime_ms = 5\n'), "config.toml: tc: give either"),
+        (cfg('format = "swiss"\ngames = 4\n'), "config.toml: games: a Swiss"),
+        (
+            BASE.replace('command = "random"', 'name = "a"\ncommand = "random"').replace(
+                'command = "greedy"', 'name = "a"\ncommand = "greedy"'
+            ),
+            "config.toml: entrants[1].name: 'a' is used twice",
+        ),
+        ('game = "trike"\nentrants = []\n', "config.toml: entrants: list should have at least 2"),
+        ("game = trike\n", "config.toml: Invalid value (at line 1, column 8)"),
+        (cfg(tables='[openings]\nfile = "missing.txt"\n'), "openings.file:"),
+        (
+            cfg(tables="[openings]\nplies = 100\n"),
+            "config.toml: openings.plies: no 100-ply opening",
+        ),
+    ],
+)
+def test_errors_name_the_key(tmp_path: Path, text: str, expected: str) -> None:
+    message = _error(tmp_path, text)
+    assert message.startswith(str(tmp_path)), message
+    assert expected in message, message
+
+
+def test_option_values_and_relative_paths(tmp_path: Path) -> None:
+    (tmp_path / "book.txt").write_text("# two openings\ne5\ne5 swap\n\n")
+    (tmp_path / "engine").mkdir()
+    text = cfg("options = { size = 7, pie = true }\n", '[openings]\nfile = "book.txt"\n')
+    engine = 'command = "random"\ncwd = "engine"\noptions = { Hash = 16, Ponder = false }'
+    plan = _load(tmp_path, text.replace('command = "random"', engine))
+    assert plan.game.options == {"size": "7", "mode": "zero", "pie": "yes"}
+    assert plan.entrants[0].cwd == str(tmp_path / "engine")
+    assert plan.entrants[0].options == (("Hash", "16"), ("Ponder", "no"))
+    first, second = plan.book.opening(0), plan.book.opening(1)
+    assert first.moves == ("e5",) and second.moves == ("e5", "swap")
+    assert plan.book.opening(2) == first  # the book cycles
+    assert first.start is not None and first.start != second.start
+
+
+def test_openings_file_errors_give_the_line(tmp_path: Path) -> None:
+    (tmp_path / "book.txt").write_text("e5\nz9\n")
+    message = _error(tmp_path, cfg(tables='[openings]\nfile = "book.txt"\n'))
+    assert "book.txt:2: move 1 'z9'" in message
+
+
+def test_each_opening_is_played_once_per_seat_arrangement(tmp_path: Path) -> None:
+    plan = _load(tmp_path, cfg("rounds = 3\n", "[openings]\nplies = 2\n"))
+    jobs = [plan.job(f) for f in plan.static_fixtures()]
+    assert len(jobs) == 6
+    by_block: dict[int, list[object]] = {}
+    for job in jobs:
+        by_block.setdefault(job.block, []).append(job)
+        assert len(job.opening) == 2 and job.start is not None
+    assert len(by_block) == 3
+    for pair in by_block.values():
+        assert len(pair) == 2
+        a, b = pair
+        assert a.start == b.start and a.table == b.table[::-1]  # type: ignore[attr-defined]
+    starts = {job.start for job in jobs}
+    assert len(starts) == 3  # a different opening per block
+    again = _load(tmp_path, cfg("rounds = 3\n", "[openings]\nplies = 2\n"))
+    assert [again.job(f) for f in again.static_fixtures()] == jobs  # seeded
+
+
+def test_parse_config_from_options_only() -> None:
+    config = parse_config(
+        {"game": "trike", "entrants": [{"command": "random"}, {"command": "random"}]},
+        "command line",
+    )
+    plan = Plan.from_config(config, "command line")
+    assert plan.names == ("random", "random#2")
+    with pytest.raises(ConfigError, match=r"^command line: game: field required$"):
+        parse_config({"entrants": []}, "command line")
+
+
+def test_demo_config_runs_out_of_the_box() -> None:
+    plan = Plan.from_config(load_config(EXAMPLES / "demo-trike.toml"), "demo")
+    assert len(plan.entrants) == 4
+    assert {n.split("-")[0] for n in plan.names} == {"greedy", "random"}
+    assert plan.total() > 0
+
+
+@pytest.mark.parametrize("game", ["triablo", "trichess"])
+def test_three_player_example_configs(game: str) -> None:
+    if game not in REGISTERED:
+        pytest.skip(f"{game} is not registered yet")
+    plan = Plan.from_config(load_config(EXAMPLES / f"demo-{game}.toml"), "demo")
+    assert plan.players == 3
+    assert len(plan.entrants) == 3
+    assert plan.total() == 12
+    assert plan.entrants[0].name.startswith("greedy")

@@ -1,0 +1,52 @@
+"""The live progress display: game lines always, a redrawn progress line on terminals only."""
+
+from __future__ import annotations
+
+import io
+
+from referee.core import Outcome, Termination
+from tournaments.progress import ProgressDisplay, clock, game_line, progress_line
+from tournaments.runner import Progress
+from tournaments.slot import GameReport
+
+RECORD = '[Game "trike"]\n[Result "1-0"]\n[Score "2,1"]\n\n1. e3 1-0\n\n'
+
+
+def _report(number: int) -> GameReport:
+    outcome = Outcome(Termination.RULES, (1, 2), (2.0, 1.0), None, "pawn trapped")
+    return GameReport(number, 1, 0, (0, 1), ("a", "b"), outcome, 27, RECORD)
+
+
+def _progress(done: int) -> Progress:
+    return Progress(done, 10, done, 2.0 * done, "a", float(done), done)
+
+
+def test_lines() -> None:
+    assert clock(75) == "1:15" and clock(3725) == "1:02:05"
+    line = game_line(_report(3), 10)
+    assert line == "Game 3/10 (round 1): a vs b: 1-0 [2,1] (rules, 27 plies) pawn trapped"
+    bar = progress_line(_progress(5))
+    assert bar.startswith("[##########----------] 5/10 50% 0:10 ETA 0:10")
+    assert bar.endswith("leader a 5/5")
+
+
+def test_terminal_gets_a_redrawn_progress_line() -> None:
+    out = io.StringIO()
+    display = ProgressDisplay(out, tty=True)
+    display.game(_report(1), _progress(1))
+    display.game(_report(2), _progress(2))
+    display.clear()
+    text = out.getvalue()
+    assert text.count("\r\x1b[K") == 2
+    assert text.count("Game ") == 2 and "ETA" in text
+
+
+def test_pipe_gets_game_lines_only_and_quiet_nothing() -> None:
+    out = io.StringIO()
+    display = ProgressDisplay(out, tty=False)
+    display.game(_report(1), _progress(1))
+    display.clear()
+    assert out.getvalue() == game_line(_report(1), 10) + "\n"
+    quiet = io.StringIO()
+    ProgressDisplay(quiet, tty=False, quiet=True).game(_report(1), _progress(1))
+    assert quiet.getvalue() == ""

@@ -1,0 +1,142 @@
+"""What a game slot needs, as small JSON-able values: ``SlotSetup`` once, a ``Job`` per game.
+
+Kept free of pydantic and of the schedule so a worker process imports little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.spec import EngineSpec
+from referee.clock import TimeControl
+from referee.core import Game
+from referee.registry import make_game
+
+AnyGame = Game[Any, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One game for a slot to play."""
+
+    number: int
+    round: int
+    block: int
+    table: tuple[int, ...]
+    """Entrant index per seat."""
+    seed: int
+    """The game seed sent to the engines."""
+    opening: tuple[str, ...] = ()
+    """Opening moves (already in ``start``)."""
+    start: str | None = None
+    """Encoded start position, None for the initial one."""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {
+            "number": self.number,
+            "round": self.round,
+            "block": self.block,
+            "table": list(self.table),
+            "seed": self.seed,
+            "opening": list(self.opening),
+            "start": self.start,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Job:
+        """The inverse of ``to_json``."""
+        return cls(
+            number=int(data["number"]),
+            round=int(data["round"]),
+            block=int(data["block"]),
+            table=tuple(int(i) for i in data["table"]),
+            seed=int(data["seed"]),
+            opening=tuple(str(m) for m in data["opening"]),
+            start=data["start"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SlotSetup:
+    """Everything a game slot needs, in any process."""
+
+    game: str
+    options: tuple[tuple[str, str], ...]
+    players: int
+    entrants: tuple[EngineSpec, ...]
+    tc: TimeControl
+    max_plies: int
+    start_timeout: float
+    event: str
+    out: str | None
+    """Output directory for transcripts (``logs/``), or None for none."""
+    transcripts: str
+    """``all``, ``failures`` or ``none``."""
+
+    def make_game(self) -> AnyGame:
+        """The rules object."""
+        return make_game(self.game, dict(self.options))
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        tc = self.tc
+        return {
+            "game": self.game,
+            "options": [list(pair) for pair in self.options],
+            "players": self.players,
+            "entrants": [
+                {
+                    "name": e.name,
+                    "argv": list(e.argv),
+                    "cwd": e.cwd,
+                    "env": dict(e.env) if e.env is not None else None,
+                    "options": [list(pair) for pair in e.options],
+                }
+                for e in self.entrants
+            ],
+            "tc": {
+                "base": tc.base,
+                "increment": tc.increment,
+                "movetime": tc.movetime,
+                "margin": tc.margin,
+            },
+            "max_plies": self.max_plies,
+            "start_timeout": self.start_timeout,
+            "event": self.event,
+            "out": self.out,
+            "transcripts": self.transcripts,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SlotSetup:
+        """The inverse of ``to_json``."""
+        tc = data["tc"]
+        return cls(
+            game=data["game"],
+            options=tuple((str(k), str(v)) for k, v in data["options"]),
+            players=int(data["players"]),
+            entrants=tuple(
+                EngineSpec(
+                    name=e["name"],
+                    argv=tuple(e["argv"]),
+                    cwd=e["cwd"],
+                    env=e["env"],
+                    options=tuple((str(k), str(v)) for k, v in e["options"]),
+                )
+                for e in data["entrants"]
+            ),
+            tc=TimeControl(
+                base=tc["base"],
+                increment=tc["increment"],
+                movetime=tc["movetime"],
+                margin=tc["margin"],
+            ),
+            max_plies=int(data["max_plies"]),
+            start_timeout=float(data["start_timeout"]),
+            event=data["event"],
+            out=data["out"],
+            transcripts=data["transcripts"],
+        )
