@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from referee.games.triablo.board import INDEX
 from referee.games.triablo.movegen import ABDICATE, CAPTURE, NO_ORIENT, SLIDE, make_move
 from referee.games.triablo.notation import MOVE_TEXT
 from referee.games.triablo.pieces import TYPE_E, TYPE_W
+from tests.golden import check_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "triablo"
 
@@ -349,8 +349,4 @@ def test_golden_playthrough(name: str) -> None:
     options, players, seed = GOLDEN[name]
     path = GOLDEN_DIR / f"{name}.txt"
     text = playthrough(options, players, seed)
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text(), f"{path} differs: check, then run with UPDATE_GOLDEN=1"
+    check_golden(path, text)

@@ -8,7 +8,6 @@ test modules.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import subprocess
@@ -25,6 +24,7 @@ from referee.games.trichess.board import INDEX, NAMES, geometry
 from referee.perft import perft
 from referee.registry import GAMES, find_game_class, make_game
 from referee.results import result_text
+from tests.golden import check_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "trichess"
 LETTERS = "WRB"
@@ -608,8 +608,4 @@ def test_golden_playthrough(name: str) -> None:
     options, seed = GOLDEN[name]
     path = GOLDEN_DIR / f"{name}.txt"
     text = playthrough(options, seed)
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text(), f"{path} differs: check, then run with UPDATE_GOLDEN=1"
+    check_golden(path, text)

@@ -10,7 +10,6 @@ green, ``y`` below ``Y`` yellow).
 from __future__ import annotations
 
 import itertools
-import os
 import random
 import re
 from pathlib import Path
@@ -28,6 +27,7 @@ from referee.games.tricolor import Tricolor, TricolorState, notation
 from referee.games.tricolor.configs import completed, configs_for, on_board
 from referee.games.tricolor.geometry import board_for
 from referee.registry import find_game_class, make_game
+from tests.golden import check_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "tricolor"
 
@@ -619,11 +619,7 @@ def test_golden_playthrough(name: str) -> None:
     options, players, seed = GOLDEN[name]
     path = GOLDEN_DIR / f"{name}.txt"
     text = playthrough(options, players, seed)
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text(), f"{path} differs: check, then run with UPDATE_GOLDEN=1"
+    check_golden(path, text)
 
 
 def test_board_side_has_an_upper_bound_against_typos() -> None:

@@ -7,7 +7,6 @@ Positions are drawn as in ``Trike.render``: one row per line from the apex,
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from referee.games.trike import SWAP, Trike, TrikeState
 from referee.games.trike.board import board_for
 from referee.games.trike.rules import derive_turn
 from referee.registry import find_game_class, make_game
+from tests.golden import check_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "trike"
 
@@ -515,8 +515,4 @@ def test_golden_playthrough(name: str) -> None:
     options, seed = GOLDEN[name]
     path = GOLDEN_DIR / f"{name}.txt"
     text = playthrough(options, seed)
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text(), f"{path} differs: check, then run with UPDATE_GOLDEN=1"
+    check_golden(path, text)

@@ -17,6 +17,7 @@ from referee.core import Termination
 from referee.games.hexgeometry import DIRECTIONS, bits
 from referee.games.whistling import WhistlingCaptures, WhistlingState
 from referee.games.whistling.notation import BOARD, LETTERS
+from tests.golden import check_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "whistling-captures"
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,11 +199,7 @@ def test_golden_playthrough(name: str) -> None:
     options, seed = GOLDEN[name]
     path = GOLDEN_DIR / f"{name}.txt"
     text = playthrough(options, seed)
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text(), f"{path} differs: check, then run with UPDATE_GOLDEN=1"
+    check_golden(path, text)
 
 
 # --- a real match ---------------------------------------------------------------------------
