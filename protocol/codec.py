@@ -95,6 +95,10 @@ def _ints(values: tuple[int, ...], what: str) -> str:
     return ",".join(map(str, values))
 
 
+_INC_TEXT: dict[tuple[int, ...], str] = {}
+"""Formatted ``inc`` lists by value (a bounded cache for the per-ply ``go``)."""
+
+
 def _moves(moves: tuple[str, ...]) -> str:
     """``moves`` joined by spaces, checked to be tokens in a few C-speed passes (hot path)."""
     joined = " ".join(moves)
@@ -251,7 +255,13 @@ def format_command(command: Command) -> str:
         remaining, increments = command.times, command.incs
         if increments is None or len(remaining) != len(increments):
             raise ProtocolViolation("go: 'time' and 'inc' must list the same seats")
-        return f"go time {_ints(remaining, 'time')} inc {_ints(increments, 'inc')}"
+        inc = _INC_TEXT.get(increments)
+        if inc is None:  # increments are constant for a game: format and check them once
+            inc = _ints(increments, "inc")
+            if len(_INC_TEXT) >= 64:
+                _INC_TEXT.clear()
+            _INC_TEXT[increments] = inc
+        return f"go time {_ints(remaining, 'time')} inc {inc}"
     match command:
         case Position(moves, state):
             start = "start" if state is None else f"state {_token(state, 'state')}"
@@ -346,7 +356,8 @@ def _parse_newgame(words: list[str]) -> NewGame:
     if has_options:
         if words[-2] != "options":
             raise ProtocolViolation("malformed newgame: expected 'options <k=v,...>' at the end")
-        options = _parse_options(words[-1])
+        # The same token rule the formatter applies, so every accepted line round-trips.
+        options = _parse_options(_token(words[-1], "options"))
     players = _int(values[1], "players", minimum=1)
     seat = _int(values[2], "seat", minimum=1)
     if seat > players:

@@ -83,13 +83,20 @@ class Transcript:
         else:
             raise ValueError(f"unknown transcript marker {marker!r}")
 
+    def _protocol_line(self, time: float, marker: str, text: str) -> None:
+        # ``record`` without the marker dispatch: the per-ply path (two sent, one received).
+        if len(text) > self.max_chars:
+            text = f"{text[: self.max_chars]}... [{len(text) - self.max_chars} more chars]"
+        self._recorded += 1
+        self._main.append(TranscriptLine(next(self._seq), time - self.origin, marker, text))
+
     def sent(self, time: float, text: str) -> None:
         """Record a line sent to the engine."""
-        self.record(time, SENT, text)
+        self._protocol_line(time, SENT, text)
 
     def received(self, time: float, text: str) -> None:
         """Record a line received from the engine."""
-        self.record(time, RECEIVED, text)
+        self._protocol_line(time, RECEIVED, text)
 
     def stderr(self, time: float, text: str) -> None:
         """Record a line the engine wrote to stderr."""

@@ -113,12 +113,14 @@ class Clock:
     Mutable by design: the match loop owns one per game and nothing else sees it.
     """
 
-    __slots__ = ("_remaining", "tc")
+    __slots__ = ("_incs_ms", "_remaining", "tc")
 
     def __init__(self, tc: TimeControl, num_players: int) -> None:
         self.tc = tc
         start = tc.base if tc.base is not None else 0.0
         self._remaining = [start] * num_players
+        # Constant for the game; built once because ``go`` carries it every ply.
+        self._incs_ms = (int(tc.increment * 1000),) * num_players
 
     def remaining(self, seat: int) -> float:
         """Seconds left on ``seat``'s clock (clock kind; 0 otherwise)."""
@@ -139,11 +141,11 @@ class Clock:
 
     def times_ms(self) -> tuple[int, ...]:
         """Every seat's remaining time in whole ms, for ``go time ...``."""
-        return tuple(max(0, int(r * 1000)) for r in self._remaining)
+        return tuple([max(0, int(r * 1000)) for r in self._remaining])
 
     def incs_ms(self) -> tuple[int, ...]:
         """Every seat's increment in whole ms, for ``go ... inc ...``."""
-        return tuple(int(self.tc.increment * 1000) for _ in self._remaining)
+        return self._incs_ms
 
     def charge(self, seat: int, elapsed: float) -> Charge:
         """Subtract ``elapsed`` seconds from ``seat``, then add the increment.

@@ -110,6 +110,11 @@ def _void(reason: str, culprit: int | None) -> Outcome:
     return Outcome(Termination.VOID, (), (), culprit, reason)
 
 
+def _who(seat: int, player: Player) -> str:
+    """How a forfeit reason names the seat (built only when a game ends, not per ply)."""
+    return f"seat {seat + 1} ({player.name})"
+
+
 def _go(clock: Clock, seat: int) -> Go:
     tc = clock.tc
     if tc.base is not None:
@@ -159,7 +164,6 @@ async def play_game(
         mover = state.to_move
         assert mover is not None  # outcome() is None, so someone is to move
         player = players[mover]
-        who = f"seat {mover + 1} ({player.name})"
         request = MoveRequest(
             mover, start, tuple(texts), _go(clock, mover), clock.deadline_after(mover)
         )
@@ -169,16 +173,23 @@ async def play_game(
             termination = termination_of(error)
             if termination is Termination.VOID:
                 termination = Termination.CRASH
-            outcome = forfeit_outcome(game, state, termination, mover, f"{who}: {error}")
+            reason = f"{_who(mover, player)}: {error}"
+            outcome = forfeit_outcome(game, state, termination, mover, reason)
             break
         if reply.move is None:
-            outcome = forfeit_outcome(game, state, Termination.RESIGNATION, mover, f"{who} resigns")
+            outcome = forfeit_outcome(
+                game, state, Termination.RESIGNATION, mover, f"{_who(mover, player)} resigns"
+            )
             break
         charge = clock.charge(mover, reply.elapsed)
         if charge.overrun > 0:
             late = round(charge.overrun * 1000)
             outcome = forfeit_outcome(
-                game, state, Termination.TIMEOUT, mover, f"{who} loses on time ({late} ms over)"
+                game,
+                state,
+                Termination.TIMEOUT,
+                mover,
+                f"{_who(mover, player)} loses on time ({late} ms over)",
             )
             break
         try:
@@ -190,7 +201,8 @@ async def play_game(
                 state,
                 Termination.ILLEGAL_MOVE,
                 mover,
-                f"{who} plays illegal move {reply.move!r} at ply {len(texts) + 1}: {error}",
+                f"{_who(mover, player)} plays illegal move {reply.move!r}"
+                f" at ply {len(texts) + 1}: {error}",
             )
             break
         text = reply.move  # parse_move accepts canonical text only, so this is canonical

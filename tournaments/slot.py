@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import itertools
+import os
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -333,11 +334,21 @@ class Slot:
 
 
 def _write_file(path: Path, text: str) -> None:
+    """Write a per-game file with bare system calls: one per game on the hot path, where
+    a text-mode ``open`` (buffer layers, a tty probe) costs several times as much."""
+    data = text.encode("utf-8", "replace")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
     try:
-        path.write_text(text, encoding="utf-8")
+        fd = os.open(path, flags, 0o644)
     except FileNotFoundError:  # the first transcript: make logs/ (once, not per game)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        fd = os.open(path, flags, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 async def _warm_up(players: Sequence[Player]) -> None:
