@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -26,11 +25,13 @@ from referee.perft import divide, perft
 from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
 from tournaments.check_engine import check_engine
+from tournaments.cli_report import report_command, write_adjudication_page
+from tournaments.cli_show import show_command
 from tournaments.cli_tournament import standings_command, tournament_command
-from tournaments.engines import resolve_engine, unique_names
+from tournaments.engines import check_runnable, resolve_engine, unique_names
 from tournaments.match_runner import FinishedGame, MatchPlan, play_match
 from tournaments.signals import run_until_signalled
-from tournaments.standings import standings, standings_table
+from tournaments.standings import has_game_points, standings, standings_table
 
 app = typer.Typer(
     name="referee",
@@ -152,6 +153,8 @@ def play_command(
     """Play GAMES games between the engines, seats rotated each game; print standings."""
     game = _game(game_name, option)
     specs = unique_names([resolve_engine(text) for text in engine])
+    for spec in specs:
+        check_runnable(spec)
     game.check_players(len(specs))
     plan = MatchPlan(
         game=game,
@@ -178,7 +181,8 @@ def play_command(
         typer.echo(f"referee: interrupted after {count} finished game(s){saved}", err=True)
         raise typer.Exit(130) from None
     rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
-    headers, cells = standings_table(rows)
+    with_points = has_game_points(g.result.outcome for g in finished)
+    headers, cells = standings_table(rows, game_points=with_points)
     typer.echo("")
     typer.echo(tabulate(cells, headers=headers))
     voids = sum(1 for g in finished if g.result.void)
@@ -192,9 +196,16 @@ def play_command(
 def adjudicate_command(
     path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game.")] = False,
+    html_out: Annotated[
+        Path | None, typer.Option("--html", help="Also write the verdicts as an HTML page.")
+    ] = None,
 ) -> None:
     """Replay every game under its rules; exit 0 if all confirmed, 1 on any dispute."""
     verdicts = adjudicate_file(path)
+    if not verdicts:  # most likely the wrong file; an exit 0 would hide that
+        raise UserError(f"{path}: no game records in the file")
+    if html_out is not None:
+        write_adjudication_page(path, verdicts, html_out)
     disputed = 0
     for index, verdict in enumerate(verdicts, start=1):
         if not verdict.confirmed:
@@ -245,10 +256,7 @@ def _command_spec(command: list[str]) -> EngineSpec:
         spec = resolve_engine(command[0])
     else:
         spec = EngineSpec(name=os.path.basename(command[0]), argv=tuple(command))
-    program = spec.argv[0]
-    found = shutil.which(program) if os.sep not in program else program
-    if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
-        raise UserError(f"cannot run {program!r}: not an executable file")
+    check_runnable(spec)
     return spec
 
 
@@ -285,6 +293,8 @@ def bench_command(
 
 app.command("tournament")(tournament_command)
 app.command("standings")(standings_command)
+app.command("show")(show_command)
+app.command("report")(report_command)
 
 
 def _fail(message: str) -> NoReturn:
@@ -293,25 +303,58 @@ def _fail(message: str) -> NoReturn:
 
 
 def main() -> None:
-    """Console-script entry: run the app, turning user errors into one line."""
+    """Console-script entry: run the app, turning user errors into one line.
+
+    Click's own usage errors (unknown option, missing or bad argument) are one line
+    too (not click's boxed usage text): the app runs outside click's standalone mode.
+    """
     try:
-        app(standalone_mode=True)
+        code = app(standalone_mode=False)
     except SystemExit:
         raise
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("referee: interrupted", err=True)
         raise SystemExit(130) from None
+    except typer.TyperException as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # bare `referee`: the help
+            typer.echo(_click_message(error), err=True)
+            raise SystemExit(2) from None
+        if _debug:
+            raise
+        _fail(_usage_line(error))
     except (UserError, RulesError, RecordSyntaxError, BuildError, ValueError, OSError) as error:
         if _debug:
             raise
-        _fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+        _fail(_one_line(error))
     except BaseException as error:  # an ExceptionGroup from trio wraps the same errors
         if _debug or not isinstance(error, BaseExceptionGroup):
             raise
         leaves = _leaves(error)
         if leaves and all(isinstance(e, (RulesError, ValueError, OSError)) for e in leaves):
-            _fail(str(leaves[0]).splitlines()[0])
+            _fail(_one_line(leaves[0]))
         raise
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _one_line(error: BaseException) -> str:
+    """The first line of an error; ``PATH: reason`` for an ``OSError`` with a file name."""
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        return f"{error.filename}: {error.strerror}"
+    text = str(error)
+    return text.splitlines()[0] if text.strip() else type(error).__name__
+
+
+def _click_message(error: Exception) -> str:
+    format_message = getattr(error, "format_message", None)
+    return str(format_message() if callable(format_message) else error)
+
+
+def _usage_line(error: Exception) -> str:
+    """A click usage error as one line, with where to find the usage."""
+    message = " ".join(_click_message(error).split())
+    ctx = getattr(error, "ctx", None)
+    path = getattr(ctx, "command_path", None) or "referee"
+    return f"{message} (see '{path} --help')"
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

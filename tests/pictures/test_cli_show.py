@@ -1,0 +1,165 @@
+"""``referee show``: one position of a record as ASCII or SVG.
+
+Most cases call the console script's ``main`` in-process (it is what turns errors
+into one line); one runs the real process end to end.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from referee.record import build_record, format_record
+from tests.pictures.positions import CASES, mid_game, move_texts, start
+from tournaments.cli import main
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two games: the seeded Trike and Whistling Captures mid-games of ``positions``."""
+    texts = []
+    for case in (CASES[0], CASES[2]):
+        game, _ = start(case)
+        record = build_record(game, ["a", "b"], move_texts(case), None)
+        texts.append(format_record(record))
+    path = tmp_path_factory.mktemp("show") / "games.tgn"
+    path.write_text("".join(texts))
+    return path
+
+
+def referee(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr of ``referee ARGS`` run in this process."""
+    monkeypatch.setattr(sys, "argv", ["referee", *args])
+    with pytest.raises(SystemExit) as done:
+        main()
+    out, err = capsys.readouterr()
+    code = done.value.code
+    return (code if isinstance(code, int) else 0 if code is None else 1), out, err
+
+
+def test_ascii_shows_the_final_position_by_default(
+    record_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = CASES[0]
+    game, state, last = mid_game(case)
+    code, out, err = referee(capsys, monkeypatch, "show", str(record_file))
+    assert code == 0, err
+    text = game.format_move(last.before, last.move)
+    assert out == game.render(state) + f"\nlast move: {text} (move {case.plies} of the record)\n"
+
+
+def test_ascii_at_ply_zero_is_the_start(
+    record_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, state = start(CASES[0])
+    code, out, err = referee(capsys, monkeypatch, "show", str(record_file), "--ply", "0")
+    assert code == 0, err
+    assert out == game.render(state) + "\nlast move: none (start position)\n"
+
+
+def test_svg_of_the_second_game_marks_the_chain_end_to_end(
+    record_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "pos.svg"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tournaments",
+            "show",
+            str(record_file),
+            "--game",
+            "2",
+            "--svg",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"wrote {out}\n"
+    picture = out.read_text()
+    classes = [(e.get("class") or "") for e in ET.fromstring(picture).iter()]
+    assert "captured" in classes and "last-move" in classes
+    assert "whistling-captures, ply 12" in picture
+
+
+def one_line_error(code: int, err: str, message: str) -> None:
+    assert code == 2
+    assert err.startswith("referee: error: ") and message in err, err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--game", "3"), "holds 2 game(s): no game 3"),
+        (("--game", "0"), "holds 2 game(s): no game 0"),
+        (("--ply", "11"), "--ply 11 is outside 0..10"),
+        (("--ply", "-1"), "--ply -1 is outside 0..10"),
+    ],
+)
+def test_bad_game_or_ply_is_one_line(
+    record_file: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    code, _, err = referee(capsys, monkeypatch, "show", str(record_file), *args)
+    one_line_error(code, err, message)
+
+
+def test_missing_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "none.tgn"
+    code, _, err = referee(capsys, monkeypatch, "show", str(missing))
+    one_line_error(code, err, f"cannot read {missing}: No such file or directory")
+
+
+def test_unwritable_svg_is_one_line(
+    record_file: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    target = tmp_path / "no-such-dir" / "x.svg"
+    code, _, err = referee(capsys, monkeypatch, "show", str(record_file), "--svg", str(target))
+    one_line_error(code, err, f"cannot write {target}")
+
+
+HEAD = (
+    '[Game "{game}"]\n[Options ""]\n[RulesVersion "1"]\n[Players "2"]\n[Seat1 "a"]\n'
+    '[Seat2 "b"]\n[Result "*"]\n[Termination "void"]\n\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("not a record\n", "bad.tgn:1:1: expected a tag line"),
+        (HEAD.format(game="trike") + "1. e3 zz9 *\n", "move 2 'zz9' does not replay"),
+        (HEAD.format(game="trike") + "1. e3 e3 *\n", "move 2 'e3' does not replay"),
+        (HEAD.format(game="chess") + "*\n", "the record cannot be set up: unknown game"),
+    ],
+)
+def test_malformed_record_is_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    message: str,
+) -> None:
+    path = tmp_path / "bad.tgn"
+    path.write_text(text)
+    code, _, err = referee(capsys, monkeypatch, "show", str(path))
+    one_line_error(code, err, message)
