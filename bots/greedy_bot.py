@@ -1,34 +1,46 @@
-"""A one-ply greedy player for every registered game: ``python -m bots greedy [--seed S]``.
+"""A greedy player for every registered game: ``python -m bots greedy [--seed S]``.
 
-For each legal move the bot looks one ply ahead with the game's own rules and
-evaluation:
+The bot values positions for the seat to move (``utility``) and looks two plies ahead:
 
-1. a move after which the game is over with this seat sole first wins outright:
-   one of those is played;
-2. otherwise every move is valued by the position it leads to: own score minus the
-   best opponent score, from the outcome if the move ends the game, else from
-   ``Game.score_unfinished`` (the game's own "if it ended now" evaluation: points,
-   material, captured pieces). When that gives no scores, ranks stand in for them:
-   the mean over the opponents of their rank minus one's own;
-3. safety: among the moves of the best value, those after which the next seat can
-   win outright with one move are dropped, unless all of them are such moves (then
-   the next value down is tried, and so on; with no safe move at all, the best
-   value is played). ``--no-safety`` turns this off;
-4. ties are broken at random with a generator seeded like the random bot's (bot
-   seed, game seed, ply), so a game is reproducible. (The moves of a group are
-   tried in a random order and the first safe one is played: the same uniform
-   choice among the safe moves, with few safety checks.)
+1. **Utility** of a position for a seat: when the game is over, ``WIN_VALUE`` times
+   ``2·share - 1`` with the seat's placement share (sole first ``+WIN_VALUE``, sole
+   last ``-WIN_VALUE``, a 2-player draw or 2nd of 3 ``0``); otherwise the game's own
+   evaluation, ``Game.evaluate`` (stones, material, points so far; by default the
+   scores of ``score_unfinished``): the seat's value minus the opponents' mean (with
+   three seats, taking from either opponent counts). A game that gives no values falls
+   back on the ranks of ``score_unfinished`` (the mean rank margin over the opponents).
+2. **Value of a move**: a move that ends the game, or after which the same seat moves
+   again (a Tricolor extra placement), is worth the utility after it. Otherwise the
+   next seat answers with the reply worst for this seat (with three seats the
+   "paranoid" assumption: the next seat plays against us) and the move is worth the
+   utility after that reply: the one-ply gain minus the opponent's best immediate
+   reply. That counts the material a move hangs (captures are often compulsory: in
+   Tricouleur a capture that lets the opponent take back two stones is a bad capture)
+   and includes the old safety step: a move that lets the next seat win at once is
+   worth ``-WIN_VALUE``.
+3. **Choice** (``greedy_move``): moves are grouped by their utility right after the
+   move, best group first, and shuffled within a group by a generator seeded like the
+   random bot's (bot seed, game seed, ply), so a game is reproducible. A reply is
+   assumed not to raise a move's value (true of material in the two-player capture
+   games: it can only take the mover's stones or win), so the first move that no
+   reply lowers is played, a uniform choice among the best group's unhurt moves; if
+   every move is hurt, the best value found is played. A game won at once is always
+   taken.
 
-Why the safety step: in Trike the game's evaluation (checkers around the pawn) only
-decides at the very end, and a bot without it scores only about 57% against
-``random`` (600 games); with it, about 68%. In games with captures or points the value of
-step 2 dominates and the safety step rarely matters. The bot searches no deeper:
-it is a baseline that must clearly beat ``random``, not a strong player.
+Speed: replies are searched with a floor, the best value found so far: a move is
+dropped as soon as one reply takes it there (alpha-beta at depth two), and the
+replies that refuted earlier moves ("killers") are tried first. Typical moves take a
+few milliseconds (``tests/test_greedy_bot.py`` plays every game against ``random``);
+the cost grows with the number of legal replies, which in Whistling Captures can reach
+thousands of chains. ``--one-ply`` (alias ``--no-safety``) skips the replies: pure
+one-ply greedy. The bot is a baseline that must clearly beat ``random`` in every game,
+not a strong player.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -36,95 +48,138 @@ from typing import Any
 from bots.engine import RESIGN, run_engine
 from bots.random_bot import AnyGame, AnyState, RandomBrain, mix_seed
 from protocol.messages import Go, Position
+from referee.core import Outcome
 
-WIN = 1
-"""Tier of a move that ends the game with the mover sole first."""
-OTHER = 0
-"""Tier of every other move."""
+WIN_VALUE = 1_000_000.0
+"""Utility of a game won as sole first; far above any material difference."""
 
 
-def move_value(game: AnyGame, state: AnyState, move: Any) -> tuple[int, float]:
-    """(tier, value) of playing ``move`` in ``state`` for the seat to move; higher is better."""
-    seat = state.to_move
-    assert seat is not None  # only called with a legal move, so the game is on
-    after = state.play(move)
-    outcome = after.outcome()
+def _share(ranks: Sequence[int], seat: int) -> float:
+    """The seat's placement share: place ``p`` of ``n`` is worth ``(n - p) / (n - 1)``,
+    tied seats sharing the average of the places they span (1, ½, 0 for three seats)."""
+    n = len(ranks)
+    rank = ranks[seat]
+    tied = sum(1 for other in ranks if other == rank)
+    return sum((n - p) / (n - 1) for p in range(rank, rank + tied)) / tied
+
+
+def outcome_utility(outcome: Outcome, seat: int) -> float:
+    """``WIN_VALUE`` scaled from ``+1`` (sole first) to ``-1`` (sole last)."""
+    ranks = outcome.ranks
+    if len(ranks) < 2:
+        return 0.0
+    return WIN_VALUE * (2.0 * _share(ranks, seat) - 1.0)
+
+
+def utility(game: AnyGame, state: AnyState, seat: int) -> float:
+    """The value of ``state`` for ``seat`` (module docstring, step 1); higher is better."""
+    outcome = state.outcome()
     if outcome is not None:
-        ranks, scores = outcome.ranks, outcome.scores
-        if ranks and ranks[seat] == 1 and sum(1 for r in ranks if r == 1) == 1:
-            return WIN, 0.0
-    else:
-        ranks, scores = game.score_unfinished(after)
-    others = [s for s in range(state.num_players) if s != seat]
-    if len(scores) == state.num_players and others:
-        return OTHER, float(scores[seat]) - max(float(scores[s]) for s in others)
-    if len(ranks) == state.num_players and others:
+        return outcome_utility(outcome, seat)
+    n = state.num_players
+    others = [s for s in range(n) if s != seat]
+    if not others:
+        return 0.0
+    values = game.evaluate(state)
+    if len(values) == n:
+        # The mean over the opponents: with three seats, taking from either counts.
+        return float(values[seat]) - sum(float(values[s]) for s in others) / len(others)
+    ranks = game.score_unfinished(state)[0]
+    if len(ranks) == n:
         # Ranks only: the mean rank margin over the opponents, so that putting one of
         # two opponents behind counts (against the best opponent alone it would not).
-        return OTHER, sum(ranks[s] - ranks[seat] for s in others) / len(others)
-    return OTHER, 0.0
+        return sum(ranks[s] - ranks[seat] for s in others) / len(others)
+    return 0.0
 
 
-def gives_outright_win(state: AnyState, move: Any) -> bool:
-    """Whether, after ``move``, the seat to move next can end the game as sole first."""
-    after = state.play(move)
-    seat = after.to_move
-    if seat is None:
-        return False
-    for reply in after.legal_moves():
-        outcome = after.play(reply).outcome()
-        if outcome is not None and outcome.ranks:
-            ranks = outcome.ranks
-            if ranks[seat] == 1 and sum(1 for r in ranks if r == 1) == 1:
-                return True
-    return False
+def reply_value(
+    game: AnyGame,
+    after: AnyState,
+    seat: int,
+    static: float,
+    floor: float = -math.inf,
+    killers: list[Any] | None = None,
+) -> float:
+    """The value for ``seat`` of the position ``after`` its move, once the next seat has
+    made the reply worst for ``seat``; ``static`` is ``utility(game, after, seat)``.
+
+    Stops early, returning a value at or below ``floor``, as soon as one reply gets there.
+    ``killers`` holds replies that refuted earlier moves: they are tried first (when
+    legal here), and the reply that refutes this move is put in front of it.
+    """
+    nxt = after.to_move
+    if nxt is None or nxt == seat:
+        return static
+    replies = after.legal_moves()
+    if killers:
+        first = [k for k in killers if k in replies]
+        if first:
+            replies = (*first, *(r for r in replies if r not in first))
+    worst, refutation = math.inf, None
+    for reply in replies:
+        value = utility(game, after.play(reply), seat)
+        if value < worst:
+            worst, refutation = value, reply
+            if worst <= floor:
+                break
+    if killers is not None and refutation is not None and worst < static:
+        if refutation in killers:
+            killers.remove(refutation)
+        killers.insert(0, refutation)
+        del killers[KILLERS:]
+    return worst if worst != math.inf else static
 
 
-def ranked_groups(game: AnyGame, state: AnyState) -> list[list[Any]]:
-    """The legal moves grouped by ``move_value``, best group first, canonical order within."""
-    groups: dict[tuple[int, float], list[Any]] = {}
-    for move in state.legal_moves():
-        groups.setdefault(move_value(game, state, move), []).append(move)
-    return [groups[value] for value in sorted(groups, reverse=True)]
-
-
-def greedy_moves(game: AnyGame, state: AnyState) -> list[Any]:
-    """The moves of the best value (before the safety step), in canonical order."""
-    groups = ranked_groups(game, state)
-    return groups[0] if groups else []
+KILLERS = 4
+"""Refuting replies remembered while one move is chosen."""
 
 
 def greedy_move(
-    game: AnyGame, state: AnyState, rng: random.Random, *, safety: bool = True
+    game: AnyGame, state: AnyState, rng: random.Random, *, replies: bool = True
 ) -> Any | None:
-    """The greedy bot's move (module docstring), None if the game is over.
+    """The greedy bot's move (module docstring, step 3); None if the game is over.
 
-    With safety, each group is tried in an order drawn from ``rng`` and the first
-    safe move is played: a uniform choice among the group's safe moves that checks
-    few moves in the usual case where most are safe.
+    Groups are searched best first until one holds a move no reply lowers, or the next
+    group's utility is no better than the best value found (replies are assumed not
+    to raise it). With ``replies=False``: a uniform choice in the best group.
     """
-    groups = ranked_groups(game, state)
-    if not groups:
+    seat = state.to_move
+    if seat is None:
         return None
-    best = groups[0]
-    top_is_win = move_value(game, state, best[0])[0] == WIN
-    if not safety or top_is_win:
-        return best[rng.randrange(len(best))]
-    for group in groups:
-        order = list(group)
-        rng.shuffle(order)
-        for move in order:
-            if not gives_outright_win(state, move):
-                return move
-    return best[rng.randrange(len(best))]
+    moves = state.legal_moves()
+    if not moves:
+        return None
+    afters = [state.play(move) for move in moves]
+    statics = [utility(game, after, seat) for after in afters]
+    groups: dict[float, list[int]] = {}
+    for i, value in enumerate(statics):
+        groups.setdefault(value, []).append(i)
+    tops = sorted(groups, reverse=True)
+    if not replies or tops[0] >= WIN_VALUE:
+        best_group = groups[tops[0]]
+        return moves[best_group[rng.randrange(len(best_group))]]
+    best, chosen = -math.inf, -1
+    killers: list[Any] = []
+    for static in tops:
+        if static <= best:
+            break
+        group = list(groups[static])
+        rng.shuffle(group)
+        for i in group:
+            value = reply_value(game, afters[i], seat, static, best, killers)
+            if value > best:
+                best, chosen = value, i
+            if value >= static:
+                return moves[i]
+    return moves[chosen]
 
 
 class GreedyBrain(RandomBrain):
     """Plays one of the greedy moves, chosen with the random bot's seeded generator."""
 
-    def __init__(self, seed: int = 0, *, safety: bool = True) -> None:
+    def __init__(self, seed: int = 0, *, replies: bool = True) -> None:
         super().__init__(seed)
-        self.safety = safety
+        self.replies = replies
 
     def choose(self, position: Position, go: Go) -> str:
         """A greedy move, or ``resign`` if the position is already over."""
@@ -132,7 +187,7 @@ class GreedyBrain(RandomBrain):
         game = self.game
         assert game is not None  # replay raises without a game
         rng = random.Random(mix_seed(self.seed, self.game_seed, state.ply))
-        move = greedy_move(game, state, rng, safety=self.safety)
+        move = greedy_move(game, state, rng, replies=self.replies)
         if move is None:
             return RESIGN
         return game.format_move(state, move)
@@ -140,13 +195,14 @@ class GreedyBrain(RandomBrain):
 
 def build_parser(prog: str = "python -m bots greedy") -> argparse.ArgumentParser:
     """The command-line options of the greedy bot."""
-    parser = argparse.ArgumentParser(prog=prog, description="A one-ply greedy engine.")
+    parser = argparse.ArgumentParser(prog=prog, description="A greedy engine (two plies).")
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
     parser.add_argument(
+        "--one-ply",
         "--no-safety",
-        dest="safety",
+        dest="replies",
         action="store_false",
-        help="pure one-ply greedy: do not avoid moves that hand the next seat a win",
+        help="pure one-ply greedy: do not look at the next seat's replies",
     )
     return parser
 
@@ -155,7 +211,7 @@ def main(argv: Sequence[str]) -> int:
     """Run the greedy bot as an engine on stdin/stdout."""
     args = build_parser().parse_args(argv)
     return run_engine(
-        lambda: GreedyBrain(args.seed, safety=args.safety),
+        lambda: GreedyBrain(args.seed, replies=args.replies),
         name=f"greedy-{args.seed}",
         author="referee project",
     )

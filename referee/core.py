@@ -287,3 +287,13 @@ class Game(ABC, Generic[S, M]):
         3-player forfeit. The default ranks every seat equal and gives no scores.
         """
         return tuple(1 for _ in range(state.num_players)), ()
+
+    def evaluate(self, state: S) -> tuple[float, ...]:
+        """A heuristic value per seat of an unfinished position (higher is better), for
+        engines such as the built-in ``greedy``: material, stones, points so far.
+
+        Never a result: the referee does not call it. The default is the scores of
+        ``score_unfinished`` (empty when it gives none); a game whose stopped-game scores
+        say nothing about the position (Trichess scores it as a pat) overrides it.
+        """
+        return self.score_unfinished(state)[1]

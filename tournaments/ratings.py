@@ -77,7 +77,9 @@ class EloEstimate:
     diff: float
     """Elo difference (±inf for a perfect or null score)."""
     error: float
-    """Half-width of the 95% interval in Elo (inf when undefined)."""
+    """Half-width of the 95% interval in Elo; ``inf`` when the score interval reaches 0
+    or 1 (a perfect or null score, or one near it after few games), whose Elo is
+    infinite. The tables print such a bar as ``—`` (``report.error_bar``)."""
     los: float
     """Likelihood of superiority, 0..1."""
     nelo: float
@@ -105,6 +107,8 @@ def _estimate(
         error = math.inf
     nelo = nelo_of(score)
     nelo_error = (nelo_of(upper) - nelo_of(lower)) / 2.0
+    if math.isnan(nelo_error):
+        nelo_error = math.inf
     return EloEstimate(diff, error, los, nelo, nelo_error, score, samples)
 
 
@@ -125,9 +129,17 @@ def elo_wdl(wins: int, draws: int, losses: int) -> EloEstimate | None:
     variance = win * (1 - score) ** 2 + draw * (0.5 - score) ** 2 + loss * score**2
 
     def nelo(s: float) -> float:
-        return (s - 0.5) / math.sqrt(variance) * NELO_SCALE if variance > 0 else 0.0
+        return _ratio(s - 0.5, math.sqrt(variance)) * NELO_SCALE
 
     return _estimate(score, variance, n, los_wins_losses(wins, losses), nelo)
+
+
+def _ratio(offset: float, spread: float) -> float:
+    """``offset / spread``, with a zero spread giving 0 (no offset) or a signed infinity
+    (every game won or lost: an unbounded normalised Elo, as fastchess computes it)."""
+    if spread > 0:
+        return offset / spread
+    return 0.0 if offset == 0 else math.copysign(math.inf, offset)
 
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -189,7 +201,7 @@ def elo_pentanomial(penta: Pentanomial) -> EloEstimate | None:
         los = 0.5 if score == 0.5 else float(score > 0.5)
 
     def nelo(s: float) -> float:
-        return (s - 0.5) / math.sqrt(2 * variance) * NELO_SCALE if variance > 0 else 0.0
+        return _ratio(s - 0.5, math.sqrt(2 * variance)) * NELO_SCALE
 
     return _estimate(score, variance, pairs, los, nelo)
 
@@ -248,6 +260,10 @@ def _mle_with_t(scores: Sequence[float], probs: Sequence[float], t: float) -> li
     return p
 
 
+MAX_SPRT_NELO = 200.0
+"""Largest |elo0|, |elo1| of a normalized SPRT (the pentanomial fit breaks down near 245)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Sprt:
     """A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1."""
@@ -268,6 +284,13 @@ class Sprt:
             raise ValueError("SPRT: alpha and beta must be in (0, 1) with alpha + beta < 1")
         if self.model not in ("normalized", "logistic"):
             raise ValueError(f"SPRT: unknown model {self.model!r} (normalized or logistic)")
+        if self.model == "normalized" and max(abs(self.elo0), abs(self.elo1)) > MAX_SPRT_NELO:
+            # The fit holds (mean - 1/2)/stdev at t = elo/NELO_SCALE (sqrt 2 times that
+            # for pairs); near t = 1 it has no solution. Real bounds are a few nElo.
+            raise ValueError(
+                f"SPRT: normalized elo0/elo1 must be within ±{MAX_SPRT_NELO:g} nElo"
+                " (use model = logistic for wider Elo bounds)"
+            )
 
     @property
     def lower(self) -> float:

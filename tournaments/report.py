@@ -32,7 +32,7 @@ from tournaments.ratings import (
     plackett_luce,
 )
 from tournaments.slot import GameReport
-from tournaments.standings import Row, crosstable, placement_points, standings
+from tournaments.standings import Row, crosstable, has_game_points, placement_points, standings
 
 if TYPE_CHECKING:
     from tournaments.plan import Plan
@@ -158,6 +158,8 @@ class Summary:
     pairs: tuple[PairResult, ...]
     ratings: tuple[Rating, ...]
     sprt: SprtStatus | None
+    game_points: bool = False
+    """The game has in-game points (``standings.has_game_points``): show their sums."""
 
     @property
     def sprt_decision(self) -> str | None:
@@ -257,6 +259,7 @@ def summarize(info: EventInfo, games: Sequence[GameReport]) -> Summary:
         tuple(pairs),
         tuple(ratings),
         sprt_status,
+        has_game_points(g.outcome for g in scored),
     )
 
 
@@ -276,17 +279,41 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
+UNDEFINED_BAR = "—"
+"""How the tables print an error bar that is not a finite number (see ``error_bar``)."""
+
+
+def error_bar(value: float) -> str:
+    """A 95% error bar's half-width, or ``—`` when it has none.
+
+    The Elo interval is the Elo of the score interval ``s ± 1.96·σ/√N`` (cutechess,
+    fastchess). When that interval reaches a score of 0 or 1 (every game won or lost,
+    or a score so near it, usually after few games, that the normal approximation
+    crosses it), one end's Elo is infinite and the half-width is ``inf``; cutechess and
+    fastchess print ``inf`` or ``nan`` there (``nan`` when every game was won: both ends
+    are then ``inf``). A bar of ``inf`` says nothing
+    and reads like a number, so the tables print ``—`` instead, and ``results.json``
+    holds ``null``; the Elo column itself keeps ``inf``/``-inf`` for a perfect or null
+    score. The same goes for a Plackett–Luce rating whose information cannot be
+    inverted.
+    """
+    return _num(value) if math.isfinite(value) else UNDEFINED_BAR
+
+
 def standings_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
     """Headers and cells of the standings."""
     players = summary.info.players
     places = [f"{p}{_suffix(p)}" for p in range(1, players + 1)] if players > 2 else []
     headers = ["#", "Entrant", "Games", "Points", "Score"]
+    headers += ["Game pts"] if summary.game_points else []
     headers += ["W", "D", "L"] if players == 2 else [*places, "Avg place"]
     headers.append("Forfeits")
     cells: list[list[object]] = []
     for place, row in enumerate(summary.rows, start=1):
         line: list[object] = [place, row.name, row.games, _points(row.points)]
         line.append(f"{100 * row.score:.1f}%")
+        if summary.game_points:
+            line.append(_points(row.game_points))
         if players == 2:
             line += [row.wins, row.draws, row.losses]
         else:
@@ -333,7 +360,7 @@ def elo_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
                 place,
                 entry.name,
                 _num(elo.diff) if elo else "-",
-                _num(elo.error) if elo else "-",
+                error_bar(elo.error) if elo else "-",
                 _num(elo.nelo) if elo else "-",
                 f"{100 * elo.los:.1f}%" if elo else "-",
                 entry.games,
@@ -360,7 +387,7 @@ def pair_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
             f"{pair.wins}-{pair.draws}-{pair.losses}",
             f"{100 * score:.1f}%",
             _num(elo.diff) if elo else "-",
-            _num(elo.error) if elo else "-",
+            error_bar(elo.error) if elo else "-",
             f"{100 * elo.los:.1f}%" if elo else "-",
             _num(elo.nelo) if elo else "-",
         ]
@@ -369,7 +396,7 @@ def pair_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
             line += [
                 "[" + ", ".join(str(c) for c in penta.counts) + "]" if penta else "-",
                 _num(pelo.diff) if pelo else "-",
-                _num(pelo.error) if pelo else "-",
+                error_bar(pelo.error) if pelo else "-",
             ]
         cells.append(line)
     return headers, cells
@@ -388,7 +415,7 @@ def rating_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
                 place,
                 rating.name,
                 _num(rating.rating),
-                _num(rating.error),
+                error_bar(rating.error),
                 row.games if row else rating.games,
             ]
         )
@@ -464,7 +491,7 @@ def render(summary: Summary, fmt: str = "plain") -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _estimate_json(elo: EloEstimate | None) -> dict[str, float] | None:
+def _estimate_json(elo: EloEstimate | None) -> dict[str, float | None] | None:
     if elo is None:
         return None
     return {
@@ -477,9 +504,10 @@ def _estimate_json(elo: EloEstimate | None) -> dict[str, float] | None:
     }
 
 
-def _finite(value: float) -> float:
-    # JSON has no infinity: clamp to a large value with the right sign.
-    return max(-1e9, min(1e9, value)) if not math.isnan(value) else 0.0
+def _finite(value: float) -> float | None:
+    # JSON has no infinity: an infinite Elo (perfect score) or error bar (see
+    # ``error_bar``) is null; the score next to it tells which way.
+    return value if math.isfinite(value) else None
 
 
 def summary_json(summary: Summary) -> dict[str, Any]:
@@ -501,6 +529,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
                 "draws": row.draws,
                 "losses": row.losses,
                 "placements": {str(k): v for k, v in sorted(row.placements.items())},
+                "game_points": row.game_points if summary.game_points else None,
                 "forfeits": dict(sorted(row.forfeits.items())),
             }
             for place, row in enumerate(summary.rows, start=1)

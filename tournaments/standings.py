@@ -9,6 +9,16 @@ Void games are not scored. W/D/L: a win is sole first place, a loss sole last
 place, anything else a draw (for two players this is the usual meaning).
 Placements count each game's rank per entrant (shared ranks count as the rank).
 
+Game points: the in-game scores (``Outcome.scores``, the record's ``Score`` tag:
+Trichess 3/2/1/0, Trike and Tricolor points) summed per entrant, next to the
+tournament points, which stay placement-based for every game so that one ``points``
+table means the same in every game. A seat that forfeits a game gets 0 game points
+for it; the other seats keep the scores the outcome carries (the game's own
+``score_unfinished``, e.g. a Trichess pat 1/1/1). Games without scores add nothing.
+Reports show the column only for games whose rules give scores (``has_game_points``):
+Tricouleur, Whistling Captures and Triablo score only games the referee stops, by
+material, which is no in-game point.
+
 The crosstable is pairwise, for any number of seats: in every game, every two
 entrants at the table score 1 (ranked ahead), ½ (tied) or 0 (behind) against
 each other.
@@ -66,6 +76,8 @@ class Row:
     """Games lost by this entrant's own failure, by termination token."""
     placements: dict[int, int] = field(default_factory=dict)
     """Games by the rank this entrant got (1 = first)."""
+    game_points: float = 0.0
+    """In-game scores summed over the games (see the module docstring)."""
 
     @property
     def average_place(self) -> float:
@@ -97,6 +109,7 @@ def standings(
             row.games += 1
             row.points += points[seat]
             row.placements[rank] = row.placements.get(rank, 0) + 1
+            row.game_points += game_points(outcome, seat)
             if rank == 1 and not shared:
                 row.wins += 1
             elif rank == n and not shared:
@@ -109,25 +122,35 @@ def standings(
     return sorted(rows.values(), key=lambda row: (-row.points, row.name))
 
 
-def standings_table(rows: Sequence[Row]) -> tuple[list[str], list[list[object]]]:
-    """Headers and cells for ``tabulate``."""
-    headers = ["#", "Entrant", "Games", "Points", "Score", "W", "D", "L", "Forfeits"]
+def game_points(outcome: Outcome, seat: int) -> float:
+    """``seat``'s in-game score in ``outcome``: 0 for the culprit of a forfeit or when the
+    outcome has no scores."""
+    if len(outcome.scores) <= seat or (outcome.termination.is_forfeit and outcome.culprit == seat):
+        return 0.0
+    return float(outcome.scores[seat])
+
+
+def has_game_points(outcomes: Iterable[Outcome]) -> bool:
+    """Whether some game ended by the rules carries scores: the game has in-game points."""
+    return any(o.termination is Termination.RULES and o.scores for o in outcomes)
+
+
+def standings_table(
+    rows: Sequence[Row], *, game_points: bool = False
+) -> tuple[list[str], list[list[object]]]:
+    """Headers and cells for ``tabulate``; with ``game_points`` a ``Game pts`` column."""
+    headers = ["#", "Entrant", "Games", "Points", "Score"]
+    headers += ["Game pts"] if game_points else []
+    headers += ["W", "D", "L", "Forfeits"]
     cells: list[list[object]] = []
     for place, row in enumerate(rows, start=1):
         forfeits = ", ".join(f"{k} {v}" for k, v in sorted(row.forfeits.items())) or "-"
-        cells.append(
-            [
-                place,
-                row.name,
-                row.games,
-                f"{row.points:g}",
-                f"{100 * row.score:.1f}%",
-                row.wins,
-                row.draws,
-                row.losses,
-                forfeits,
-            ]
-        )
+        line: list[object] = [place, row.name, row.games, f"{row.points:g}"]
+        line.append(f"{100 * row.score:.1f}%")
+        if game_points:
+            line.append(f"{row.game_points:g}")
+        line += [row.wins, row.draws, row.losses, forfeits]
+        cells.append(line)
     return headers, cells
 
 

@@ -28,7 +28,7 @@ from referee.games.triablo.pieces import (
     vulnerable,
 )
 from referee.registry import find_game_class, make_game
-from referee.results import result_text
+from referee.results import forfeit_outcome, result_text
 
 CODE_OF = {piece_token(code): code for code in VALID_CODES if code}
 CODE_OF["."] = 0
@@ -513,11 +513,18 @@ def test_no_capture_draw_option() -> None:
     assert play(reset, "c3-b3/E").to_move is None
 
 
-def test_score_unfinished_ranks_survivors_first() -> None:
+def test_score_unfinished_scores_controlled_pieces() -> None:
     game = Triablo()
-    assert game.score_unfinished(game.initial_state(3)) == ((1, 1, 1), ())
+    assert game.score_unfinished(game.initial_state(3)) == ((1, 1, 1), (9.0, 9.0, 9.0))
+    # The king counts; the eliminated seat scores 0 and stays behind the survivors.
     state = position(LAST, players=3, out=((1, "k"),))
-    assert game.score_unfinished(state) == ((1, 3, 1), ())
+    assert game.score_unfinished(state) == ((1, 3, 1), (4.0, 0.0, 4.0))
+    assert game.evaluate(state) == (4.0, 0.0, 4.0)
+    # Material breaks the tie between survivors (a move limit, or a forfeit of the third).
+    richer = position(LAST.replace("W>r .   BK", "W>r B>  BK"), players=3, out=((1, "k"),))
+    assert game.score_unfinished(richer) == ((2, 3, 1), (4.0, 0.0, 5.0))
+    forfeit = forfeit_outcome(game, richer, Termination.TIMEOUT, 0)
+    assert forfeit.ranks == (3, 2, 1) and forfeit.scores == (4.0, 0.0, 5.0)
 
 
 # --- three players ------------------------------------------------------------------------

@@ -108,6 +108,16 @@ def test_elo_edge_cases() -> None:
     assert score_to_elo(0.5) == 0
     assert score_to_elo(0.0) == -math.inf
     assert los_wins_losses(0, 0) == 0.5
+    # A perfect score: infinite Elo and nElo, no finite error bar (not nan).
+    assert perfect.error == math.inf and perfect.nelo == math.inf
+    assert perfect.nelo_error == math.inf
+    # A score whose 95% interval crosses 1: a finite Elo without a finite bar.
+    near = elo_wdl(9, 1, 0)
+    assert near is not None and math.isfinite(near.diff) and near.error == math.inf
+    null = elo_wdl(0, 0, 4)
+    assert null is not None and null.diff == -math.inf and null.nelo == -math.inf
+    sweep = elo_pentanomial(Pentanomial(ww=5))
+    assert sweep is not None and sweep.diff == math.inf and sweep.error == math.inf
     assert Pentanomial.from_pair_points([0, 0.5, 1, 1, 1.5, 2, 2]).counts == (1, 1, 2, 1, 2)
     with pytest.raises(ValueError):
         Pentanomial.from_pair_points([0.25])
@@ -160,6 +170,21 @@ def test_sprt_bounds_and_validation() -> None:
             Sprt(elo0, elo1, alpha, beta)
     with pytest.raises(ValueError):
         Sprt(0, 5, model="bayesian")
+
+
+def test_sprt_bounds_are_limited_where_the_normalized_fit_exists() -> None:
+    # elo1 = 400 nElo once crashed the first results.json of a tournament (0 games).
+    with pytest.raises(ValueError, match="200"):
+        Sprt(0, 400)
+    with pytest.raises(ValueError, match="200"):
+        Sprt(-250, 0)
+    wide = Sprt(-1000, 1000, model="logistic")  # Elo bounds: no such limit
+    assert math.isfinite(wide.llr_wdl(0, 0, 0))
+    edge = Sprt(-200, 200)
+    for wins, draws, losses in [(0, 0, 0), (9, 0, 0), (0, 9, 0), (0, 0, 9), (3, 4, 5)]:
+        assert math.isfinite(edge.llr_wdl(wins, draws, losses))
+    for counts in [(0, 0, 0, 0, 0), (0, 0, 0, 0, 9), (9, 0, 0, 0, 0), (1, 2, 3, 2, 1)]:
+        assert math.isfinite(edge.llr_pentanomial(Pentanomial(*counts)))
 
 
 def _run_sprt(sprt: Sprt, cycle: str, limit: int = 200_000) -> tuple[str | None, int]:

@@ -31,7 +31,7 @@ Results: the winner ranks 1; survivors of a draw share rank 1; eliminated seats 
 below, a later elimination above an earlier one (a 3-player win ranks the winner 1, the
 last seat out 2 and the first 3, result ``1-0-0``; a draw after one elimination ``1/2-0-1/2``).
 There are no in-game scores. ``score_unfinished`` (move limit, ranking the others after
-a forfeit) ranks the same way with every survivor first, as a draw would.
+a forfeit) scores each seat by the pieces it controls and ranks by that score.
 
 A move is an ``int`` (``movegen``); its text is in ``notation``.
 """
@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination
+from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
 from referee.errors import InvalidPositionError
 from referee.games.triablo import movegen, notation, start
 from referee.games.triablo.movegen import SETUP, Back
@@ -352,6 +352,25 @@ class Triablo(Game[TriabloState, int]):
         return notation.render(state.board) + "\n" + status
 
     def score_unfinished(self, state: TriabloState) -> tuple[tuple[int, ...], tuple[float, ...]]:
-        """Every seat still in the game shares first place; eliminated seats follow, the
-        later out the better. No scores."""
-        return state.ranks(), ()
+        """Scores are the pieces each seat controls (``pieces.controlled``: its uncovered
+        singletons, its doublets and its king); ranks follow from them, more is better.
+
+        The game has no in-game points, so material is the measure of a game the referee
+        stops (move limit) and the tiebreak between the other seats after a 3-player
+        forfeit. It keeps the order of eliminations: a seat still in the game controls at
+        least three pieces, an eliminated one none (its pieces left the board), and while
+        the game goes on at most one seat is out. The scores appear in the record's
+        ``Score`` tag of such games; a game ended by the rules has none. RULES.md says
+        nothing about unfinished games. The built-in ``greedy`` bot evaluates positions
+        by these scores (``Game.evaluate``).
+        """
+        counts = self.evaluate(state)
+        return ranks_from_scores(counts), counts
+
+    def evaluate(self, state: TriabloState) -> tuple[float, ...]:
+        """The scores of ``score_unfinished``: the pieces each seat controls (0 when out)."""
+        gone = {seat for seat, _ in state.out}
+        return tuple(
+            0.0 if seat in gone else float(controlled(state.board, seat))
+            for seat in range(state.num_players)
+        )

@@ -260,5 +260,11 @@ class Trichess(Game[TrichessState, int]):
         return "\n".join(lines)
 
     def score_unfinished(self, state: TrichessState) -> tuple[tuple[int, ...], tuple[float, ...]]:
-        """A game stopped early is scored as a pat: every seat vassal, 1/1/1."""
+        """A game stopped early is scored as a pat: every seat vassal, 1/1/1 (as the rules'
+        optional draw cap is, house rule T3)."""
         return (1, 1, 1), (1.0, 1.0, 1.0)
+
+    def evaluate(self, state: TrichessState) -> tuple[float, ...]:
+        """Each seat's on-board material, king excluded (P1 N3 B3 R5 Q9), for engines."""
+        mat = state.mat
+        return float(mat[0]), float(mat[1]), float(mat[2])
