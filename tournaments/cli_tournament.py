@@ -15,14 +15,15 @@ from typing import Annotated, Any
 
 import typer
 
-from referee.errors import RulesError
+from tournaments.cluster_config import LOCAL, ClusterConfig
 from tournaments.config import (
     ConfigError,
     TournamentConfig,
     load_config,
     parse_config,
 )
-from tournaments.journal import GAMES, JournalError, read_journal
+from tournaments.event_dir import read_event
+from tournaments.journal import GAMES, read_journal
 from tournaments.plan import Plan
 from tournaments.progress import ProgressDisplay
 from tournaments.report import FORMATS, EventInfo, render, summarize
@@ -132,6 +133,13 @@ def tournament_command(
     event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
     max_plies: Annotated[int | None, typer.Option("--max-plies", min=1)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Play on the Dask scheduler tcp://HOST:PORT ('local': here, despite [cluster]).",
+        ),
+    ] = None,
 ) -> None:
     """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
 
@@ -173,11 +181,18 @@ def tournament_command(
     if sprt is not None:
         overrides["sprt"] = _sprt(sprt)
     cfg, source = build_config(config, out if resume and config is None else None, overrides)
+    if cluster is not None:  # a nested key: the [cluster] section's other keys stay
+        address = None if cluster == LOCAL else cluster
+        try:
+            settings = ClusterConfig(**{**dict(cfg.cluster), "address": address})
+        except ValueError:
+            raise ConfigError(f"bad --cluster {cluster!r}: expected tcp://HOST:PORT") from None
+        cfg = cfg.model_copy(update={"cluster": settings})
     directory = out if out is not None else Path(cfg.out) if cfg.out is not None else None
     if directory is None:
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
     plan = Plan.from_config(cfg, source)
-    if cfg.concurrency > 1 and cfg.workers is None:
+    if cfg.concurrency > 1 and cfg.workers is None and cfg.cluster.address is None:
         cores = os.cpu_count() or 1
         if cfg.concurrency > cores:
             typer.echo(
@@ -226,15 +241,6 @@ def standings_command(
     """Print the standings, crosstable and ratings of a tournament (also while it runs)."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
-    try:
-        state = read_journal(directory)
-    except OSError as exc:
-        raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
-    if state.info is None:
-        raise JournalError(f"{directory} holds no tournament (no journal.jsonl)")
-    try:
-        info = EventInfo.from_json(state.info)
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise JournalError(f"{directory}: unreadable tournament header: {exc}") from None
-    summary = summarize(info, list(state.games.values()))
+    event = read_event(directory)
+    summary = summarize(event.info, list(event.games))
     typer.echo(render(summary, fmt), nl=False)

@@ -11,12 +11,15 @@ The file format is documented in ``tournaments/README.md``.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tournaments.cluster_config import ClusterConfig
 
 OptionValue = str | int | float | bool
 
@@ -56,12 +59,24 @@ class EntrantConfig(_Model):
     """Extra environment variables."""
     options: dict[str, OptionValue] = Field(default_factory=dict)
     """Engine options, sent as ``setoption`` after the handshake."""
+    max_memory_mb: int | None = Field(default=None, ge=1)
+    """Address-space limit of the engine process in MiB (``RLIMIT_AS``): over it, the
+    engine's allocations fail and it loses by crash."""
+    max_cpu_seconds: int | None = Field(default=None, ge=1)
+    """CPU-time limit of the engine process in seconds (``RLIMIT_CPU``), over its whole
+    life (an engine is reused across games): over it, it is killed and loses by crash."""
 
     @field_validator("name")
     @classmethod
     def _one_line_name(cls, value: str | None) -> str | None:
-        if value is not None and (value != value.strip() or any(c in value for c in "\r\n\t")):
-            raise ValueError("a name is one line without leading or trailing blanks")
+        # Names go into records, tables and transcripts (never into file names); a control
+        # character (NUL, ESC, a line break) would garble them.
+        if value is not None and (
+            value != value.strip() or any(not c.isprintable() and c != " " for c in value)
+        ):
+            raise ValueError(
+                "a name is one line of printable characters without leading or trailing blanks"
+            )
         return value
 
 
@@ -142,6 +157,8 @@ class TournamentConfig(_Model):
     openings: OpeningsConfig = Field(default_factory=OpeningsConfig)
     adjudication: AdjudicationConfig = Field(default_factory=AdjudicationConfig)
     sprt: SprtConfig | None = None
+    cluster: ClusterConfig = Field(default_factory=ClusterConfig)
+    """A Dask cluster to play the games on (``tournaments/cluster.py``)."""
     entrants: list[EntrantConfig] = Field(min_length=2)
 
     @field_validator("tc")
@@ -154,13 +171,20 @@ class TournamentConfig(_Model):
         return value
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
 def _location(loc: Sequence[int | str]) -> str:
     text = ""
     for part in loc:
         if isinstance(part, int):
             text += f"[{part}]"
+        elif _PLAIN_KEY.fullmatch(part) is None:
+            # A key from the file with odd characters (a line break, a dot): quoted, so
+            # the message stays one unambiguous line.
+            text += f"[{part!r}]"
         else:
-            text += f".{part}" if text else str(part)
+            text += f".{part}" if text else part
     return text
 
 
@@ -181,11 +205,38 @@ def _strip_tags(loc: Sequence[int | str]) -> list[int | str]:
     return [part for part in loc if not (isinstance(part, str) and part in kinds)]
 
 
+def _lone_surrogate(value: Any, loc: list[int | str]) -> list[int | str] | None:
+    """Where ``value`` holds a string (or key) that is not valid Unicode, or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return loc
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and _lone_surrogate(key, []) is not None:
+                return [*loc, key]  # _location quotes it with repr: ASCII escapes
+            found = _lone_surrogate(item, [*loc, key])
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _lone_surrogate(item, [*loc, index])
+            if found is not None:
+                return found
+    return None
+
+
 def parse_config(data: Mapping[str, Any], source: str = "config") -> TournamentConfig:
     """Validate a config mapping.
 
     :raises ConfigError: one line: ``source: key: problem``.
     """
+    broken = _lone_surrogate(data, [])
+    if broken is not None:  # JSON's "\udcff" escapes: pydantic would not say where
+        where = _location(broken)
+        prefix = f"{source}: {where}: " if where else f"{source}: "
+        raise ConfigError(prefix + "not valid Unicode (a lone surrogate escape)")
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:

@@ -57,6 +57,48 @@ class JournalError(ValueError):
     """An unusable output directory or journal; one line."""
 
 
+class OutputError(JournalError):
+    """The output directory cannot be written (missing rights, a file in the way, a full
+    disk); one line. Raised before the first game, or as a clean stop during the event:
+    every game journaled before it is kept, and ``--resume`` continues."""
+
+
+PROBE = ".write-probe"
+"""File written, synced and removed in the output directory before the first game."""
+
+
+def check_writable(directory: Path) -> None:
+    """Create ``directory`` (and its parents) and prove that a file in it can be
+    written, ``fsync``-ed and removed, so a bad ``--out`` fails before any game.
+
+    :raises OutputError: one line naming the directory and the reason.
+    """
+    try:
+        if directory.exists() and not directory.is_dir():
+            raise OutputError(f"cannot use {directory} as the output directory: not a directory")
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f"{PROBE}-{os.getpid()}"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _write_all(fd, b"referee write probe\n" * 205)  # a 4 KiB block, not just an inode
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OutputError(f"cannot write to the output directory {directory}: {reason}") from None
+
+
+def write_failed(path: Path, exc: OSError) -> OutputError:
+    """The clean-stop error of a failed write during the event."""
+    return OutputError(
+        f"cannot write {path}: {exc.strerror or exc}; every finished game is kept in the "
+        f"journal: fix that, then continue with --resume"
+    )
+
+
 @dataclass
 class JournalState:
     """What a journal says."""
@@ -192,15 +234,18 @@ class Journal:
 
         Starting needs a directory without a journal; resuming needs one whose
         header holds ``config`` (compared as JSON, ignoring ``concurrency``,
-        ``workers`` and ``out``).
+        ``workers``, ``out`` and ``cluster``).
 
         :raises JournalError: a started tournament without ``resume``, a different
             config, a missing journal on resume, or the lock held elsewhere.
         """
-        directory.mkdir(parents=True, exist_ok=True)
+        check_writable(directory)
         with hold_lock(directory):
             path = directory / JOURNAL
-            existing = path.exists() and path.stat().st_size > 0
+            # A journal without a complete header line (killed while writing it) holds
+            # no game: it counts as absent, and a fresh start replaces it.
+            state = read_journal(directory)
+            existing = state.config is not None
             if existing and not resume:
                 raise JournalError(
                     f"{directory} already holds a tournament: use --resume to continue it, "
@@ -208,9 +253,7 @@ class Journal:
                 )
             if resume and not existing:
                 raise JournalError(f"nothing to resume: {directory} has no {JOURNAL}")
-            state = read_journal(directory) if existing else JournalState()
-            if existing:
-                assert state.config is not None
+            if state.config is not None:
                 differs = config_difference(state.config, config)
                 if differs:
                     raise JournalError(
@@ -226,6 +269,7 @@ class Journal:
                     records = "".join(report.record for report in state.games.values())
                     write_atomic(directory / GAMES, records)
                 else:
+                    os.ftruncate(journal_fd, 0)  # an empty journal or a torn header
                     header = {
                         "type": "tournament",
                         "version": JOURNAL_VERSION,
@@ -261,16 +305,24 @@ class Journal:
         worker thread (one call at a time); ``note`` updates the state afterwards.
 
         A void game is journaled as ``void`` and its record not appended.
+        A failed write or sync (a full disk) raises ``OutputError``: games journaled
+        before are kept; a torn line is cut off, and ``games.tgn`` rebuilt, on resume.
         """
         lines = []
         for report in reports:
             entry = report.to_json(timings=False)
             lines.append(json.dumps({"type": "void" if report.void else "game", **entry}))
-        _write_all(self._journal_fd, ("\n".join(lines) + "\n").encode())
-        os.fsync(self._journal_fd)
+        try:
+            _write_all(self._journal_fd, ("\n".join(lines) + "\n").encode())
+            os.fsync(self._journal_fd)
+        except OSError as exc:
+            raise write_failed(self.directory / JOURNAL, exc) from None
         records = "".join(r.record for r in reports if not r.void)
         if records:
-            _write_all(self._games_fd, records.encode())
+            try:
+                _write_all(self._games_fd, records.encode())
+            except OSError as exc:
+                raise write_failed(self.directory / GAMES, exc) from None
 
     def note(self, reports: Sequence[GameReport]) -> None:
         """Count written reports in the state: scored games are now finished."""
@@ -281,7 +333,7 @@ class Journal:
                 self.state.games[report.number] = report
 
 
-IGNORED_KEYS = frozenset({"concurrency", "workers", "out"})
+IGNORED_KEYS = frozenset({"concurrency", "workers", "out", "cluster"})
 """Config keys that may change between a run and its resume: they do not change games."""
 
 

@@ -8,7 +8,8 @@
    the default for concurrency 1) or spread over worker processes
    (``tournaments.worker``; by default one per core, up to the concurrency). A
    worker's slot is kept two jobs deep, so it never waits for this loop between
-   games;
+   games; or, with ``[cluster] address``, a Dask cluster (``tournaments.cluster``)
+   whose reports come back here to the same journaling path;
 3. feeds every unfinished fixture to the slots (Swiss: round by round, pairing each
    round from the results so far). Each game's report is journaled and synced,
    then appended to ``games.tgn``, before the game counts (``_Recorder``: off the
@@ -31,10 +32,11 @@ SIGHUP, even SIGKILL) loses at most the games in flight.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -42,7 +44,7 @@ from typing import Protocol
 import trio
 
 from tournaments.jobs import Job, SlotSetup
-from tournaments.journal import RESULTS, Journal, write_atomic
+from tournaments.journal import RESULTS, Journal, write_atomic, write_failed
 from tournaments.plan import Plan
 from tournaments.ratings import Pentanomial
 from tournaments.report import EventInfo, render, summarize
@@ -150,6 +152,33 @@ async def open_slots(
         yield local
 
 
+PlayAll = Callable[[Sequence[Job], Callable[[GameReport], None]], Awaitable[None]]
+"""Plays jobs, handing each report to the callback (void ones too)."""
+
+
+@contextlib.asynccontextmanager
+async def _open_games(
+    plan: Plan,
+    out: Path,
+    concurrency: int,
+    workers: int,
+    factory: PlayerFactory | None,
+    cpu: list[float],
+) -> AsyncIterator[PlayAll]:
+    """Where this run's games are played: on the Dask cluster of ``[cluster] address``
+    (``tournaments.cluster``), else in ``open_slots``."""
+    if plan.config.cluster.address is not None:
+        if factory is not None:
+            raise ValueError("in-process players cannot play on a cluster")
+        from tournaments.cluster import open_cluster  # imports Dask: only when asked for
+
+        async with open_cluster(plan.config.cluster, plan, out) as games:
+            yield games.play_all
+        return
+    async with open_slots(plan.slot_setup(out), concurrency, workers, factory, cpu) as slots:
+        yield functools.partial(_play_all, slots)
+
+
 class _Tally:
     """Running points per entrant (for the progress line) and the SPRT's counts.
 
@@ -216,16 +245,21 @@ async def run_tournament(
     """Run (or with ``resume`` continue) ``plan`` with its output in ``out``.
 
     ``factory`` replaces engine processes by other players (tests: in-process
-    players; it requires ``workers=0``).
+    players; it requires ``workers=0``). With ``[cluster] address`` in the plan's
+    config the games are played on that Dask cluster instead (``tournaments.cluster``;
+    ``concurrency`` and ``workers`` are then unused).
 
     :raises JournalError: the directory is locked, or holds another or no tournament.
     :raises TournamentError: a game stayed void, or a worker failed.
+    :raises tournaments.cluster.ClusterError: the cluster cannot be used or was lost.
     """
     concurrency = concurrency if concurrency is not None else plan.config.concurrency
     if workers is None:
         workers = plan.config.workers
     if workers is None:
         workers = 0 if factory is not None else default_workers(concurrency)
+    # On a cluster (``[cluster] address``) no game runs in this process either.
+    plays_here = workers == 0 and plan.config.cluster.address is None
     info = EventInfo.from_plan(plan)
     total = info.total
     config_json = plan.config.model_dump(mode="json")
@@ -244,9 +278,7 @@ async def run_tournament(
         try:
             async with (
                 _unwrapped(),
-                open_slots(
-                    plan.slot_setup(out), concurrency, workers, factory, worker_cpu
-                ) as slots,
+                _open_games(plan, out, concurrency, workers, factory, worker_cpu) as play_all,
                 trio.open_nursery() as nursery,
             ):
                 result.startup = time.perf_counter() - opened
@@ -260,7 +292,7 @@ async def run_tournament(
                         return
                     result.played.append(report)
                     tally.add(report)
-                    if workers:  # the runner's loop plays no game: it may take its time
+                    if not plays_here:  # the runner's loop plays no game: it may take its time
                         results.write(every=RESULTS_INTERVAL)
                     if info.sprt is not None:
                         result.sprt_decision = tally.sprt_decision()
@@ -280,12 +312,16 @@ async def run_tournament(
                         on_game(report, progress)
 
                 # Without workers, games run in this loop: sync in a thread.
-                recorder = _Recorder(journal, after, in_thread=not workers)
+                recorder = _Recorder(journal, after, in_thread=plays_here)
                 nursery.start_soon(recorder.run)
                 with stop:
                     for fixtures in _phases(plan, journal):
                         jobs = [plan.job(f) for f in fixtures if f.number not in journal.finished]
-                        await _play_all(slots, jobs, recorder.submit)
+                        try:
+                            await play_all(jobs, recorder.submit)
+                        except Exception:
+                            await recorder.flush()  # journal the games that did finish
+                            raise
                         await recorder.flush()
                 await recorder.close()
                 result.wall = time.perf_counter() - started
@@ -318,7 +354,10 @@ class _ResultsFile:
         if now - self.last < max(every, 10 * self.cost if every else 0.0):
             return
         summary = summarize(self.info, list(self.journal.finished.values()))
-        write_atomic(self.path, render(summary, "json"))
+        try:
+            write_atomic(self.path, render(summary, "json"))
+        except OSError as exc:  # a full disk: stop cleanly, the journal holds the games
+            raise write_failed(self.path, exc) from None
         self.last = time.monotonic()
         self.cost = self.last - now
 

@@ -31,7 +31,7 @@ import signal
 import subprocess
 import sys
 import traceback
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,24 @@ def _encode(message: dict[str, Any]) -> bytes:
 # --- the worker process ------------------------------------------------------------------
 
 
+async def play_jobs(
+    setup: SlotSetup,
+    jobs: AsyncIterable[Job],
+    emit: Callable[[GameReport], Awaitable[None]],
+    *,
+    shared_loop: bool,
+) -> None:
+    """Play ``jobs`` in turn in one slot, handing each report to ``emit``.
+
+    The one game-running loop away from the runner: a worker process's slot and a Dask
+    task (``tournaments.cluster_task``) both call it. The slot's engines are started on
+    first need, kept between games and closed when ``jobs`` ends.
+    """
+    async with Slot.open(setup, shared_loop=shared_loop) as slot:
+        async for job in jobs:
+            await emit(await slot.play(job))
+
+
 async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> None:
     """The worker: read the setup, open the slots, play jobs until the input ends."""
     reader = LineReader(stdin)
@@ -101,10 +119,11 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
     channels = [trio.open_memory_channel[Job](math.inf) for _ in range(count)]
 
     async def run_slot(index: int, jobs: trio.MemoryReceiveChannel[Job]) -> None:
-        async with Slot.open(setup, shared_loop=count > 1) as slot, jobs:
-            async for job in jobs:
-                report = await slot.play(job)
-                await emit({"slot": index, "report": report.to_json()})
+        async def report(played: GameReport) -> None:
+            await emit({"slot": index, "report": played.to_json()})
+
+        async with jobs:
+            await play_jobs(setup, jobs, report, shared_loop=count > 1)
 
     async with trio.open_nursery() as nursery:
         for index, (_, receive) in enumerate(channels):
@@ -141,7 +160,11 @@ async def _worker_main() -> None:
         try:
             await serve(stdin, stdout)
         except Exception as exc:
-            message = {"error": "".join(traceback.format_exception_only(exc)).strip()}
+            # The runner shows this as one line: the first real error, not its group.
+            first: BaseException = exc
+            while isinstance(first, BaseExceptionGroup) and first.exceptions:
+                first = first.exceptions[0]
+            message = {"error": "".join(traceback.format_exception_only(first)).strip()}
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                 await stdout.send_all(_encode(message))
             raise
@@ -155,6 +178,12 @@ def main() -> int:
         trio.run(_worker_main)
     except KeyboardInterrupt:
         return 130
+    except Exception:
+        # Already reported to the runner, which prints one line; a traceback on the
+        # shared terminal only with --debug (which sets REFEREE_DEBUG=1 for us).
+        if os.environ.get("REFEREE_DEBUG") == "1":
+            raise
+        return 1
     return 0
 
 

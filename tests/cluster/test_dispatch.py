@@ -1,0 +1,166 @@
+"""``ClusterGames``' bookkeeping without a cluster: a fake client records submissions, the
+test plays the messages a cluster would send (streamed reports, task results, a dead
+task), and checks what reaches the journal's ``submit`` and what is sent again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+
+from referee.core import Outcome, Termination
+from tournaments.cluster_config import ClusterConfig
+from tournaments.jobs import Job
+from tournaments.runner import VOID_ATTEMPTS, TournamentError
+from tournaments.slot import GameReport
+
+pytest.importorskip("distributed")
+
+from distributed.scheduler import KilledWorker
+
+from tournaments.cluster import LOST_ATTEMPTS, ClusterError, ClusterGames
+
+
+class FakeClient:
+    """Records ``submit`` calls: (key, game numbers)."""
+
+    loop = object()
+    status = "running"
+
+    def __init__(self) -> None:
+        self.submitted: list[tuple[str, list[int]]] = []
+
+    def submit(
+        self,
+        function: Any,
+        setup: Any,
+        commands: Any,
+        jobs: Any,
+        tag: str,
+        topic: Any,
+        *,
+        key: str,
+        pure: bool,
+    ) -> str:
+        self.submitted.append((key, [int(job["number"]) for job in jobs]))
+        return key
+
+    def cancel(self, futures: Any) -> None:
+        pass
+
+
+class FakeCompleted:
+    def add(self, future: Any) -> None:
+        pass
+
+
+def report(number: int, *, void: bool = False) -> dict[str, Any]:
+    outcome = (
+        Outcome(Termination.VOID, (), reason="no handshake")
+        if void
+        else Outcome(Termination.RULES, (1, 2))
+    )
+    return GameReport(number, 1, 0, (0, 1), ("a", "b"), outcome, 10, "").to_json()
+
+
+Messages = Callable[[str, list[int]], list[tuple[str, str, Any]]]
+"""What the cluster answers to one submitted task (its key, its games)."""
+
+
+async def run_with(
+    messages: Messages, games: int, batch: int
+) -> tuple[list[GameReport], FakeClient]:
+    """Play ``games`` jobs, answering each submitted task with ``messages``; raise the
+    one error of the run bare."""
+    client = FakeClient()
+    dispatcher = ClusterGames(
+        client,  # type: ignore[arg-type]
+        ClusterConfig(address="tcp://fake:1", batch=batch),
+        {},
+        [],
+        None,
+    )
+    dispatcher._completed = FakeCompleted()  # type: ignore[assignment]
+    jobs = [Job(n, 1, 0, (0, 1), seed=n) for n in range(1, games + 1)]
+    got: list[GameReport] = []
+
+    async def feed() -> None:
+        answered = 0
+        while True:
+            await trio.sleep(0.01)
+            for key, numbers in client.submitted[answered:]:
+                for message in messages(key, numbers):
+                    dispatcher._inbox_send.send_nowait(message)
+            answered = len(client.submitted)
+
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(feed)
+            await dispatcher.play_all(jobs, got.append)
+            nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        (error,) = group.exceptions
+        raise error from None
+    return got, client
+
+
+async def test_copies_count_once_and_a_void_is_played_again() -> None:
+    def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
+        if numbers == [1, 2]:  # game 2 comes out void, and game 1 arrives three times
+            one, two = report(1), report(2, void=True)
+            return [
+                ("reports", key, [one]),
+                ("reports", key, [one, two]),
+                ("task", key, ("finished", [one, two])),
+            ]
+        return [("task", key, ("finished", [report(2)]))]
+
+    got, client = await run_with(messages, games=2, batch=2)
+    assert [(r.number, r.void) for r in got] == [(1, False), (2, True), (2, False)]
+    assert [numbers for _, numbers in client.submitted] == [[1, 2], [2]]
+
+
+async def test_a_game_void_every_time_stops_the_run() -> None:
+    def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
+        return [("task", key, ("finished", [report(n, void=True) for n in numbers]))]
+
+    with pytest.raises(TournamentError, match=f"void {VOID_ATTEMPTS} times"):
+        await run_with(messages, games=1, batch=1)
+
+
+async def test_a_task_that_kills_workers_is_split_then_given_up() -> None:
+    killed = KilledWorker.__new__(KilledWorker)
+    dead = ("error", (KilledWorker, killed, None))
+
+    def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
+        if numbers == [1, 2, 3]:  # game 1 streamed, then the task kills its workers
+            return [("reports", key, [report(1)]), ("task", key, dead)]
+        if numbers == [2]:  # sent again alone: it plays
+            return [("task", key, ("finished", [report(2)]))]
+        return [("task", key, dead)]  # game 3 kills workers again
+
+    with pytest.raises(ClusterError, match=f"game 3 was lost {LOST_ATTEMPTS} times"):
+        await run_with(messages, games=3, batch=3)
+
+
+async def test_a_lost_scheduler_is_one_line() -> None:
+    from distributed.client import FutureCancelledError
+
+    def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
+        lost = FutureCancelledError(key, "scheduler-connection-lost")
+        return [("reports", key, [report(1)]), ("task", key, ("cancelled", lost))]
+
+    with pytest.raises(ClusterError, match=r"^lost the Dask scheduler at tcp://fake:1; "):
+        await run_with(messages, games=2, batch=2)
+
+
+async def test_a_failing_task_is_one_line() -> None:
+    def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
+        return [("task", key, ("error", (OSError, OSError("disk full\nmore"), None)))]
+
+    with pytest.raises(
+        ClusterError, match=r"^a game task failed on the cluster \(OSError: disk full\)"
+    ):
+        await run_with(messages, games=1, batch=1)
