@@ -16,8 +16,9 @@ import typer
 
 from referee.adjudicate import Verdict
 from referee.record_parse import read_records
+from tournaments.event_dir import read_event
 from tournaments.html_adjudicate import build_adjudication_page
-from tournaments.html_report import DEFAULT_MAX_POSITIONS, build_report, load_event
+from tournaments.html_report import DEFAULT_MAX_POSITIONS, build_report
 from tournaments.journal import write_atomic
 
 REPORT = "report.html"
@@ -36,7 +37,7 @@ def report_command(
     ] = DEFAULT_MAX_POSITIONS,
 ) -> None:
     """Write one self-contained HTML page: tables, charts and every game replayable."""
-    event = load_event(directory)
+    event = read_event(directory)
     target = out if out is not None else directory / REPORT
     write_atomic(target, build_report(event, max_positions=max_positions))
     typer.echo(f"report of {len(event.games)} game(s) written to {target}")

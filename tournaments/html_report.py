@@ -6,9 +6,10 @@ more) and the SPRT line, charts of points and ratings over the course of the eve
 (and of the SPRT's log-likelihood ratio with its bounds), then every game with its
 tags, termination and moves, replayable position by position.
 
-Every table is the one ``referee standings`` prints: the same journal is read, the
-same ``tournaments.report.summarize`` computes it and the same row builders lay it
-out; ``summary_json`` (what ``results.json`` holds) is embedded as
+Every table is the one ``referee standings`` prints: the same
+``tournaments.event_dir.read_event`` reads the directory, the same
+``tournaments.report.summarize`` computes it and the same row builders lay it out;
+``summary_json`` (what ``results.json`` holds) is embedded as
 ``<script id="results-data" type="application/json">``.
 
 Page size: at most ``max_positions`` positions are drawn (default
@@ -24,12 +25,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from referee.core import Termination
 from referee.errors import RulesError
 from referee.record import GameRecord, RecordSyntaxError, parse_records
+from tournaments.event_dir import Event
 from tournaments.html_chart import Series, line_chart
 from tournaments.html_page import esc, json_block, page, table
 from tournaments.html_replay import (
@@ -40,9 +41,7 @@ from tournaments.html_replay import (
     replay_frames,
     svg_picture,
 )
-from tournaments.journal import JournalError, read_journal
 from tournaments.report import (
-    EventInfo,
     Summary,
     crosstable_rows,
     elo_rows,
@@ -59,38 +58,10 @@ from tournaments.timeline import llr_series, points_series, rating_series, timel
 
 DEFAULT_MAX_POSITIONS = 5000
 """Positions drawn per report by default: about 1 kB of page each once shared parts are
-stored once (``html_replay.FramePool``), and about 10 ms of drawing each."""
+stored once (``html_replay.FramePool``), and well under 1 ms of drawing each."""
 
 FORFEITS = tuple(t.value for t in Termination if t.is_forfeit)
 """The forfeit types, in ``Termination`` order: the columns of "Forfeits by type"."""
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A tournament directory as the report sees it."""
-
-    directory: Path
-    info: EventInfo
-    games: tuple[GameReport, ...]
-    """The finished (scored) games in journal order."""
-
-
-def load_event(directory: Path) -> Event:
-    """Read ``directory``'s journal, as ``referee standings`` does.
-
-    :raises JournalError: no journal, an unreadable one, or an unreadable header.
-    """
-    try:
-        state = read_journal(directory)
-    except OSError as exc:
-        raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
-    if state.info is None:
-        raise JournalError(f"{directory} holds no tournament (no journal.jsonl)")
-    try:
-        info = EventInfo.from_json(state.info)
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise JournalError(f"{directory}: unreadable tournament header: {exc}") from None
-    return Event(directory, info, tuple(state.games.values()))
 
 
 def json_safe(value: Any) -> Any:
@@ -195,15 +166,15 @@ def _charts(event: Event, order: Sequence[str]) -> str:
         )
     )
     llr = llr_series(samples)
-    last = samples[-1].summary.sprt
-    if llr and last is not None:
+    sprt = event.info.sprt
+    if llr and sprt is not None:
         parts.append(
             line_chart(
                 [Series("LLR", tuple(llr))],
                 title="SPRT log-likelihood ratio",
                 x_label=x_label,
                 y_label="LLR",
-                hlines=[("H1", last.sprt.upper), ("H0", last.sprt.lower)],
+                hlines=[("H1", sprt.upper), ("H0", sprt.lower)],
             )
         )
     note = (

@@ -1,12 +1,16 @@
-"""The course of an event: the tables after the first k games, for a sample of k.
+"""The course of an event: what the tables showed after the first k games, for a sample of k.
 
-Pure. The games are taken in journal order (the order they finished) and each
-sample is ``tournaments.report.summarize`` of that prefix, so every number on a
-chart is the number the tables would have shown at that moment, computed the same
-way. Summaries cost time in proportion to their games, so the number of prefixes
-summarized (evenly spread, always including the last) is ``MAX_SAMPLES`` for events
-of up to ``WORK // MAX_SAMPLES`` games and shrinks beyond, down to ``MIN_SAMPLES``:
-a report of 20,000 games spends seconds here, not minutes.
+Pure. The games are taken in journal order (the order they finished). Each sample
+holds the numbers the charts plot, computed on that prefix by the very functions and
+in the very game order ``tournaments.report.summarize`` uses (``standings``,
+``elo_wdl``, ``plackett_luce``; ``summarize`` itself for the SPRT), so every number on
+a chart is the number the tables would have shown at that moment. Only those numbers
+are computed: a whole summary per sample would fit Plackett–Luce ratings that a
+two-seat chart never shows, most of the cost of a report's charts. Summaries cost
+time in proportion to their games, so the number of prefixes summarized (evenly
+spread, always including the last) is ``MAX_SAMPLES`` for events of up to
+``WORK // MAX_SAMPLES`` games and shrinks beyond, down to ``MIN_SAMPLES``: a report
+of 20,000 games spends seconds here, not minutes.
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.report import EventInfo, Summary, summarize
+from tournaments.ratings import elo_wdl, plackett_luce
+from tournaments.report import EventInfo, summarize
 from tournaments.slot import GameReport
+from tournaments.standings import standings
 
 MAX_SAMPLES = 120
 """Most prefixes summarized."""
@@ -33,10 +39,17 @@ def sample_count(games: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """The tables after the first ``games`` finished games (void ones not counted)."""
+    """The charted numbers after the first ``games`` finished games (void ones not
+    counted)."""
 
     games: int
-    summary: Summary
+    points: tuple[tuple[str, float], ...]
+    """Tournament points per entrant, in standings order."""
+    ratings: tuple[tuple[str, float | None], ...]
+    """The rating the tables show per entrant: Elo against the field (two seats; None
+    while it is unbounded, as after a clean sweep) or the Plackett–Luce rating."""
+    llr: float | None
+    """The SPRT's log-likelihood ratio (None without an SPRT)."""
 
 
 def sample_sizes(count: int, max_samples: int = MAX_SAMPLES) -> list[int]:
@@ -51,39 +64,54 @@ def sample_sizes(count: int, max_samples: int = MAX_SAMPLES) -> list[int]:
 def timeline(
     info: EventInfo, games: Sequence[GameReport], max_samples: int | None = None
 ) -> list[Sample]:
-    """Summaries of prefixes of the scored ``games`` (in the given order); at most
+    """Samples of prefixes of the scored ``games`` (in the given order); at most
     ``max_samples`` of them (default: ``sample_count``)."""
     scored = [g for g in games if not g.void]
     count = sample_count(len(scored)) if max_samples is None else max_samples
-    return [Sample(k, summarize(info, scored[:k])) for k in sample_sizes(len(scored), count)]
+    return [sample(info, scored[:k], k) for k in sample_sizes(len(scored), count)]
+
+
+def sample(info: EventInfo, games: Sequence[GameReport], count: int) -> Sample:
+    """The charted numbers of ``games`` (the first ``count`` scored ones), as
+    ``summarize`` would compute them."""
+    # summarize's own selection and order: sums and fits come out bit for bit the same
+    scored = [g for g in games if not g.void and len(g.outcome.ranks) == len(g.seats)]
+    scored.sort(key=lambda g: g.number)
+    rows = standings(((g.seats, g.outcome) for g in scored), info.names, info.points_table)
+    ratings: list[tuple[str, float | None]] = []
+    if info.players == 2:
+        for row in rows:
+            elo = elo_wdl(row.wins, row.draws, row.losses)
+            diff = elo.diff if elo is not None else None
+            ratings.append((row.name, diff if diff is not None and math.isfinite(diff) else None))
+    else:
+        fitted = plackett_luce([(g.seats, g.outcome.ranks) for g in scored], info.names)
+        ratings = [(r.name, r.rating) for r in fitted]
+    llr = None
+    if info.sprt is not None and len(info.names) == 2:
+        status = summarize(info, scored).sprt  # rare, and its pentanomial logic is summarize's
+        llr = status.llr if status is not None else None
+    return Sample(count, tuple((row.name, row.points) for row in rows), tuple(ratings), llr)
 
 
 def points_series(samples: Sequence[Sample]) -> dict[str, list[tuple[float, float | None]]]:
     """Each entrant's tournament points after each sample, by entrant name."""
     out: dict[str, list[tuple[float, float | None]]] = {}
-    for sample in samples:
-        for row in sample.summary.rows:
-            out.setdefault(row.name, []).append((sample.games, row.points))
+    for s in samples:
+        for name, points in s.points:
+            out.setdefault(name, []).append((s.games, points))
     return out
 
 
 def rating_series(samples: Sequence[Sample]) -> dict[str, list[tuple[float, float | None]]]:
-    """The rating the tables show, per entrant: Elo against the field (two seats; None
-    while it is unbounded, as after a clean sweep) or the Plackett–Luce rating."""
+    """The rating the tables show, per entrant (see ``Sample.ratings``)."""
     out: dict[str, list[tuple[float, float | None]]] = {}
-    for sample in samples:
-        summary = sample.summary
-        if summary.info.players == 2:
-            for entry in summary.entrant_elo:
-                elo = entry.elo.diff if entry.elo is not None else None
-                finite = elo is not None and math.isfinite(elo)
-                out.setdefault(entry.name, []).append((sample.games, elo if finite else None))
-        else:
-            for rating in summary.ratings:
-                out.setdefault(rating.name, []).append((sample.games, rating.rating))
+    for s in samples:
+        for name, rating in s.ratings:
+            out.setdefault(name, []).append((s.games, rating))
     return out
 
 
 def llr_series(samples: Sequence[Sample]) -> list[tuple[float, float | None]]:
     """The SPRT's log-likelihood ratio after each sample (empty without an SPRT)."""
-    return [(s.games, s.summary.sprt.llr) for s in samples if s.summary.sprt is not None]
+    return [(s.games, s.llr) for s in samples if s.llr is not None]

@@ -3,6 +3,11 @@
 One module per game draws the board in the game's true geometry; ``frame`` adds the
 title, the side to move (or the result) and the last move; ``svg`` builds the text.
 The pictures read the games' state fields and geometry tables; they change nothing.
+
+Speed: a report draws thousands of positions, so whatever positions share (the board,
+its labels, a piece on a given cell, the frame's fixed parts) is drawn once per process
+as ready text, by functions cached on their plain arguments (``functools.cache``);
+drawing a position then mostly joins cached strings. The caches hold no position.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from referee.core import State
@@ -71,33 +72,60 @@ def page(
     longest = max(len(words) for words in lines) * 14 * 0.6 + 2 * MARGIN + 22
     width = max(board.width + 2 * MARGIN, longest, 360.0)
     height = TITLE_HEIGHT + board.height + MARGIN + LINE_HEIGHT * len(lines) + MARGIN
-    dx = (width - board.width) / 2
-    body = [
-        svg.text(
-            (width / 2, TITLE_HEIGHT / 2 + 4),
-            title,
-            font_size=16,
-            font_weight="bold",
-            fill=INK,
-            class_="title",
-        ),
-        svg.group(
-            board.body,
-            transform=f"translate({svg.num(dx)},{svg.num(TITLE_HEIGHT)})",
-            class_="board",
-        ),
-    ]
+    head, tail = _title(width)
+    body = [head, svg.esc(title), tail, _board_open((width - board.width) / 2), *board.body, "</g>"]
     y = TITLE_HEIGHT + board.height + MARGIN + LINE_HEIGHT / 2
     for k, words in enumerate(lines):
         x = MARGIN
         if k == 0 and status.swatch is not None:
-            body.append(
-                svg.group([status.swatch], transform=f"translate({svg.num(x + 8)},{svg.num(y)})")
-            )
+            body += [_swatch_open(x + 8, y), status.swatch, "</g>"]
             x += 22
-        kind = "status" if k < len(status.lines) else "last-move-text"
-        body.append(
-            svg.text((x, y), words, font_size=14, fill=INK, text_anchor="start", class_=kind)
-        )
+        head, tail = _line(x, y, "status" if k < len(status.lines) else "last-move-text")
+        body += [head, svg.esc(words), tail]
         y += LINE_HEIGHT
     return svg.document(width, height, body, title=title, size=size)
+
+
+# The pieces of the frame, each made once by the general builders and cut around a
+# placeholder (``svg.cut``): a report draws thousands of pictures, and these repeat.
+
+
+@cache
+def _title(width: float) -> tuple[str, str]:
+    """The title's text element, before and after its words."""
+    return svg.cut(
+        svg.text(
+            (width / 2, TITLE_HEIGHT / 2 + 4),
+            svg.HOLE,
+            font_size=16,
+            font_weight="bold",
+            fill=INK,
+            class_="title",
+        )
+    )
+
+
+@cache
+def _board_open(dx: float) -> str:
+    """The opening tag of the group placing the board under the title."""
+    return svg.cut(
+        svg.group(
+            [svg.HOLE],
+            transform=f"translate({svg.num(dx)},{svg.num(TITLE_HEIGHT)})",
+            class_="board",
+        )
+    )[0]
+
+
+@cache
+def _swatch_open(x: float, y: float) -> str:
+    """The opening tag of the group placing the mover's swatch."""
+    return svg.cut(svg.group([svg.HOLE], transform=f"translate({svg.num(x)},{svg.num(y)})"))[0]
+
+
+@cache
+def _line(x: float, y: float, kind: str) -> tuple[str, str]:
+    """A status line's text element, before and after its words."""
+    return svg.cut(
+        svg.text((x, y), svg.HOLE, font_size=14, fill=INK, text_anchor="start", class_=kind)
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from referee.games.hex import HexBoard
 from referee.pictures import svg
@@ -57,6 +58,63 @@ def place(snippet: str, at: Point, **pairs: str) -> str:
     return svg.group([snippet], transform=f"translate({svg.num(at[0])},{svg.num(at[1])})", **pairs)
 
 
+_IN_ORDER: dict[tuple[int, int], tuple[Layout, Mapping[int, str], tuple[str, ...]]] = {}
+"""Per (layout, names) identity, the names in cell order, so each picture need not
+rebuild that tuple just to look up its cached cells."""
+
+
+def in_cell_order(layout: Layout, names: Mapping[int, str]) -> tuple[str, ...]:
+    """``names`` of the cells of ``layout``, in the board's cell order (memoised)."""
+    key = (id(layout), id(names))
+    known = _IN_ORDER.get(key)
+    if known is None or known[0] is not layout or known[1] is not names:
+        # the entry keeps both alive, so their ids cannot be reused while it exists
+        known = _IN_ORDER[key] = (layout, names, tuple(names[s] for s in layout.board.cells))
+    return known[2]
+
+
+@cache
+def cells_layer(layout: Layout, names: tuple[str, ...], fill: str) -> str:
+    """Every cell of ``layout`` (``names`` in the board's cell order), drawn once."""
+    return "".join(
+        svg.polygon(
+            hexagon(*layout.centre(s), layout.radius),
+            fill=fill,
+            stroke="#8a7a5c",
+            stroke_width=1,
+            class_="cell",
+            data_cell=name,
+        )
+        for s, name in zip(layout.board.cells, names, strict=True)
+    )
+
+
+@cache
+def outline(layout: Layout, slot: int) -> str:
+    """The last move's mark on ``slot``: an outline inside the cell."""
+    return svg.polygon(
+        hexagon(*layout.centre(slot), layout.radius - 1.5),
+        fill="none",
+        stroke=LAST_MOVE,
+        stroke_width=3,
+        class_="last-move",
+    )
+
+
+@cache
+def placed(layout: Layout, slot: int, snippet: str, kind: str) -> str:
+    """``snippet`` moved to the centre of ``slot``, with class ``kind``."""
+    return place(snippet, layout.centre(slot), class_=kind)
+
+
+@cache
+def labels_layer(labels: tuple[tuple[Point, str], ...], size: float) -> str:
+    """The coordinate labels, drawn once."""
+    return "".join(
+        svg.text(at, words, font_size=size, fill=INK, class_="coord") for at, words in labels
+    )
+
+
 def draw_board(
     layout: Layout,
     names: Mapping[int, str],
@@ -74,30 +132,11 @@ def draw_board(
     slots of captured stones to their snippets, drawn faded under a cross.
     """
     radius = layout.radius
-    body = [
-        svg.polygon(
-            hexagon(*layout.centre(s), radius),
-            fill=fill,
-            stroke="#8a7a5c",
-            stroke_width=1,
-            class_="cell",
-            data_cell=names[s],
-        )
-        for s in layout.board.cells
-    ]
+    body = [cells_layer(layout, in_cell_order(layout, names), fill)]
     for slot in (*path[:1], *path[-1:]):
-        body.append(
-            svg.polygon(
-                hexagon(*layout.centre(slot), radius - 1.5),
-                fill="none",
-                stroke=LAST_MOVE,
-                stroke_width=3,
-                class_="last-move",
-            )
-        )
+        body.append(outline(layout, slot))
     for slot in sorted(stones):
-        snippet, kind = stones[slot]
-        body.append(place(snippet, layout.centre(slot), class_=kind))
+        body.append(placed(layout, slot, *stones[slot]))
     for slot in sorted(victims or {}):
         x, y = layout.centre(slot)
         if slot in stones:  # replaced: the mover stands there, so a small copy beside it
@@ -141,8 +180,5 @@ def draw_board(
                 opacity="0.9",
             )
         )
-    for at, words in labels:
-        body.append(
-            svg.text(at, words, font_size=min(12.0, radius * 0.85), fill=INK, class_="coord")
-        )
+    body.append(labels_layer(tuple(labels), min(12.0, radius * 0.85)))
     return Board(layout.width, layout.height, body)

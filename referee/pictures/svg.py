@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 Point = tuple[float, float]
 
@@ -22,8 +23,14 @@ def esc(text: str) -> str:
 
 def num(value: float) -> str:
     """A number with at most two decimals and no trailing zeros (``-0`` is ``0``)."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    text = f"{value:.2f}"
+    if text[-1] == "0":  # most coordinates are not round: skip the strips for them
+        text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+_NAMES: dict[str, str] = {}
+"""Keyword to attribute name, memoised: pictures repeat a dozen names thousands of times."""
 
 
 def attrs(pairs: dict[str, str | float | None]) -> str:
@@ -36,8 +43,10 @@ def attrs(pairs: dict[str, str | float | None]) -> str:
     for key, value in pairs.items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
-        text = num(value) if isinstance(value, (int, float)) else esc(value)
+        name = _NAMES.get(key)
+        if name is None:
+            name = _NAMES[key] = key.rstrip("_").replace("_", "-")
+        text = value.translate(_ESCAPES) if isinstance(value, str) else num(value)
         out.append(f' {name}="{text}"')
     return "".join(out)
 
@@ -134,18 +143,34 @@ def document(
     ``size`` is the rendered width in pixels (height scaled to keep the aspect), or None
     for one pixel per drawing unit.
     """
+    head, tail = _document_parts(width, height, size)
+    return f"{head}{esc(title)}{tail}{''.join(body)}</svg>\n"
+
+
+@cache
+def _document_parts(width: float, height: float, size: float | None) -> tuple[str, str]:
+    """The document's text before and after its title's words (made once per size)."""
     scale = 1.0 if size is None else size / width
     background = element("rect", x=0, y=0, width=width, height=height, fill="#ffffff")
-    content = element("title", esc(title)) + background + "".join(body)
-    return (
-        element(
-            "svg",
-            content,
-            xmlns="http://www.w3.org/2000/svg",
-            width=width * scale,
-            height=height * scale,
-            viewBox=f"0 0 {num(width)} {num(height)}",
-            font_family="DejaVu Sans, Verdana, Arial, sans-serif",
-        )
-        + "\n"
+    whole = element(
+        "svg",
+        element("title", HOLE) + background,
+        xmlns="http://www.w3.org/2000/svg",
+        width=width * scale,
+        height=height * scale,
+        viewBox=f"0 0 {num(width)} {num(height)}",
+        font_family="DejaVu Sans, Verdana, Arial, sans-serif",
     )
+    return cut(whole.removesuffix("</svg>"))
+
+
+HOLE = "\0"
+"""A placeholder that no picture's text contains. An element that repeats with only its
+words changing is built once around ``HOLE`` and ``cut``; each use then only escapes
+and inserts its words, and is still exactly what the builders above would write."""
+
+
+def cut(element: str) -> tuple[str, str]:
+    """``element``'s text before and after its single ``HOLE``."""
+    head, tail = element.split(HOLE)
+    return head, tail

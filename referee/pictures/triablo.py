@@ -11,6 +11,7 @@ centre. White, Red and Black are seats 1, 2 and 3.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from referee.games.triablo.board import COORDS, NAMES, NEIGHBOURS, NUM_POINTS
 from referee.games.triablo.movegen import SETUP, split_move
@@ -43,11 +44,13 @@ WIDTH = 6 * SPACING + 2 * MARGIN
 HEIGHT = 6 * SPACING * math.sqrt(3) / 2 + 2 * MARGIN
 
 
+@cache
 def centre(point: int) -> Point:
     q, r = COORDS[point]
     return (WIDTH / 2 + SPACING * (q + r / 2), HEIGHT / 2 + SPACING * r * math.sqrt(3) / 2)
 
 
+@cache
 def triangle(orient: int, seat: int, size: float) -> str:
     """A triangle of ``seat`` with the tips of ``orient``, centred on (0, 0)."""
     fill, outline = COLOURS[seat]
@@ -59,6 +62,7 @@ def triangle(orient: int, seat: int, size: float) -> str:
     )
 
 
+@cache
 def piece(code: int, size: float) -> str:
     """The piece of ``code`` (see ``referee.games.triablo.pieces``) centred on (0, 0)."""
     top = CONTROLLER[code]
@@ -86,10 +90,9 @@ def lattice() -> list[str]:
     return out
 
 
-def draw(
-    game: Triablo, state: TriabloState, played: Played | None, coordinates: bool
-) -> tuple[Board, Status]:
-    """The board and status of a Triablo position (see the module doc)."""
+@cache
+def board_layer(coordinates: bool) -> str:
+    """The board every position shares: its outline, lines, points and their names."""
     outline = [
         (
             WIDTH / 2 + 3.55 * SPACING * math.cos(math.radians(a)),
@@ -107,33 +110,49 @@ def draw(
                     (x, y + 0.37 * SPACING), NAMES[p], font_size=11, fill="#4a3f2a", class_="coord"
                 )
             )
+    return "".join(body)
+
+
+@cache
+def ring(p: int) -> str:
+    """The last move's mark around point ``p``."""
+    return svg.circle(
+        centre(p),
+        TIP + 3,
+        fill=LAST_MOVE,
+        fill_opacity="0.18",
+        stroke=LAST_MOVE,
+        stroke_width=3,
+        class_="last-move",
+    )
+
+
+@cache
+def placed(p: int, code: int) -> str:
+    """The piece of ``code`` on point ``p``."""
+    x, y = centre(p)
+    return svg.group(
+        [piece(code, TIP)],
+        transform=f"translate({svg.num(x)},{svg.num(y)})",
+        class_=f"piece seat{CONTROLLER[code] + 1}",
+    )
+
+
+def draw(
+    game: Triablo, state: TriabloState, played: Played | None, coordinates: bool
+) -> tuple[Board, Status]:
+    """The board and status of a Triablo position (see the module doc)."""
+    body = [board_layer(coordinates)]
     path: tuple[int, ...] = ()
     extra = []
     if played is not None and played.move < SETUP:
         frm, to, _, _ = split_move(played.move)
         path = (frm, to)
-        for p in path:
-            body.append(
-                svg.circle(
-                    centre(p),
-                    TIP + 3,
-                    fill=LAST_MOVE,
-                    fill_opacity="0.18",
-                    stroke=LAST_MOVE,
-                    stroke_width=3,
-                    class_="last-move",
-                )
-            )
+        body.append(ring(frm))
+        body.append(ring(to))
     for p, code in enumerate(state.board):
         if code:
-            x, y = centre(p)
-            body.append(
-                svg.group(
-                    [piece(code, TIP)],
-                    transform=f"translate({svg.num(x)},{svg.num(y)})",
-                    class_=f"piece seat{CONTROLLER[code] + 1}",
-                )
-            )
+            body.append(placed(p, code))
     if len(path) == 2:
         body.append(
             svg.arrow(

@@ -1,18 +1,22 @@
-"""Trichess: the 96-cell hexagonal board of rules file §1.2, White at the bottom.
+"""Trichess: the curved 96-cell board of rules file §1.2, White at the bottom.
 
-The hexagon's centre is the central obstacle. Each territory is two quadrilaterals of
-4 × 4 cells (files a–d and e–h) between its back edge, the two half edges beside it and
-the centre; the cells are the bilinear grid of each quadrilateral, so files run on
-straight through the centre seams into the neighbouring territories exactly as the
-rules connect them (White's a–d into Black's h–e, its e–h into Red's d–a). Red sits on
-White's right and Black on its left (turn order anticlockwise). Each territory is
-tinted in its owner's colour; file letters are written along its back edge and rank
-numbers along its two side edges, in the owner's colour.
+The board is a hexagon whose centre is the central obstacle. Straight seams from the
+centre to the edge midpoints part the three territories and halve each one (files a–d
+and e–h); inside each half the 4 × 4 cells follow curved files and ranks
+(``trichess_grid``) that cross at right angles and run on smoothly across every seam,
+as the rules' "lignes courbes du plateau" do: White's a–d files into Black's h–e, its
+e–h into Red's d–a. Red sits on White's right and Black on its left (turn order
+anticlockwise). Each territory is tinted in its owner's colour and bounded by a heavy
+line; file letters are written along its back edge and rank numbers along its two
+side edges, in the owner's colour. Everything but the pieces and the last move is
+drawn once per process (``board_layer``, ``labels_layer``).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from functools import cache
 
 from referee.games.trichess.attacks import PIECE_LETTERS
 from referee.games.trichess.board import COLOUR_NAMES, COLOURS, FILES, NAMES
@@ -21,6 +25,7 @@ from referee.games.trichess.rules import Trichess
 from referee.pictures import svg
 from referee.pictures.frame import CAPTURED, INK, LAST_MOVE, Board, Status, status_lines
 from referee.pictures.moves import Played
+from referee.pictures.trichess_grid import unit_point
 
 Point = tuple[float, float]
 
@@ -51,47 +56,41 @@ def mid(a: Point, b: Point) -> Point:
     return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
 
 
-def quad(p: int, f: int) -> tuple[Point, Point, Point, Point]:
-    """The corners of the quadrilateral holding file ``f`` of territory ``p``, ordered
-    (back-left, back-right, front-right, front-left) in the owner's frame."""
-    a, b = corner(4 + 2 * p), corner(5 + 2 * p)
-    m = mid(a, b)
-    if f < 4:
-        return a, m, (0.0, 0.0), mid(corner(3 + 2 * p), a)
-    return m, b, mid(b, corner(6 + 2 * p)), (0.0, 0.0)
-
-
-def unit_point(p: int, f: float, r: float) -> Point:
-    """The point at file coordinate ``f`` (0..8) and rank coordinate ``r`` (0..4) of
-    territory ``p``, by bilinear interpolation in its quadrilateral; y up. The line
-    ``f = 4`` (between files d and e) is the edge the two quadrilaterals share."""
-    q0, q1, q2, q3 = quad(p, 0 if f <= 4 else 7)
-    u = f / 4 if f <= 4 else (f - 4) / 4
-    v = r / 4
-    x = (1 - u) * (1 - v) * q0[0] + u * (1 - v) * q1[0] + u * v * q2[0] + (1 - u) * v * q3[0]
-    y = (1 - u) * (1 - v) * q0[1] + u * (1 - v) * q1[1] + u * v * q2[1] + (1 - u) * v * q3[1]
-    return (x, y)
-
-
 def screen(point: Point) -> Point:
     """Unit coordinates (y up) to drawing coordinates (y down)."""
     return (WIDTH / 2 + point[0] * RADIUS, HEIGHT / 2 - point[1] * RADIUS)
 
 
 def at(p: int, f: float, r: float) -> Point:
-    return screen(unit_point(p, f, r))
+    """The drawing point at file coordinate ``f`` (0..8) and rank coordinate ``r``
+    (0..4) of territory ``p``; both must be whole or half numbers."""
+    return screen(unit_point(p, round(2 * f), round(2 * r)))
 
 
-def cell_corners(cell: int) -> list[Point]:
+@cache
+def cell_path(cell: int) -> str:
+    """The ``d`` of a cell's outline: four curved edges, each a quadratic Bézier
+    through the edge's true midpoint, so neighbours share their edges exactly."""
     p, r, f = cell >> 5, (cell >> 3) & 3, cell & 7
-    return [at(p, f, r), at(p, f + 1, r), at(p, f + 1, r + 1), at(p, f, r + 1)]
+    corners = [(f, r), (f + 1, r), (f + 1, r + 1), (f, r + 1), (f, r)]
+    x, y = at(p, f, r)
+    d = [f"M{svg.num(x)},{svg.num(y)}"]
+    for (f0, r0), (f1, r1) in itertools.pairwise(corners):
+        a, b = at(p, f0, r0), at(p, f1, r1)
+        m = at(p, (f0 + f1) / 2, (r0 + r1) / 2)
+        # the control point that puts the curve's middle on m
+        cx, cy = 2 * m[0] - (a[0] + b[0]) / 2, 2 * m[1] - (a[1] + b[1]) / 2
+        d.append(f"Q{svg.num(cx)},{svg.num(cy)} {svg.num(b[0])},{svg.num(b[1])}")
+    return "".join(d) + "Z"
 
 
+@cache
 def cell_centre(cell: int) -> Point:
     p, r, f = cell >> 5, (cell >> 3) & 3, cell & 7
     return at(p, f + 0.5, r + 0.5)
 
 
+@cache
 def piece(code: int, radius: float) -> str:
     """The piece of code ``owner * 8 + type`` centred on (0, 0): a disc with its letter."""
     fill, outline, ink = PIECES[code >> 3]
@@ -108,7 +107,8 @@ def outward(k: int) -> Point:
     return (m[0] / length, -m[1] / length)  # drawing coordinates: y down
 
 
-def coordinate_labels() -> list[str]:
+@cache
+def labels_layer() -> str:
     """File letters beyond each back edge, rank numbers beyond each side edge."""
     out = []
     for p in range(3):
@@ -147,20 +147,20 @@ def coordinate_labels() -> list[str]:
                         class_="coord",
                     )
                 )
-    return out
+    return "".join(out)
 
 
-def draw(
-    game: Trichess, state: TrichessState, played: Played | None, coordinates: bool
-) -> tuple[Board, Status]:
-    """The board and status of a Trichess position (see the module doc)."""
+@cache
+def board_layer() -> str:
+    """The cells, the hexagon, the seams between territories and the centre."""
     body = []
     for cell in range(96):
         p, r, f = cell >> 5, (cell >> 3) & 3, cell & 7
         light, dark = SQUARES[p]
         body.append(
-            svg.polygon(
-                cell_corners(cell),
+            svg.element(
+                "path",
+                d=cell_path(cell),
                 fill=dark if (r + f) % 2 == 0 else light,
                 stroke="#6b5a45",
                 stroke_width=0.8,
@@ -170,32 +170,50 @@ def draw(
         )
     hexagon = [screen(corner(k)) for k in range(6)]
     body.append(svg.polygon(hexagon, fill="none", stroke=INK, stroke_width=2))
+    for p in range(3):  # each territory's rank-4 edge on its left: the seams
+        body.append(svg.line(screen((0, 0)), at(p, 0, 4), stroke=INK, stroke_width=2))
     body.append(svg.circle(screen((0, 0)), 5, fill=INK, class_="centre"))
+    return "".join(body)
+
+
+@cache
+def highlight(cell: int) -> str:
+    """The last move's mark on ``cell``."""
+    return svg.element(
+        "path",
+        d=cell_path(cell),
+        fill=LAST_MOVE,
+        fill_opacity="0.25",
+        stroke=LAST_MOVE,
+        stroke_width=3,
+        class_="last-move",
+    )
+
+
+@cache
+def placed(cell: int, code: int) -> str:
+    """The piece of ``code`` on ``cell``."""
+    x, y = cell_centre(cell)
+    return svg.group(
+        [piece(code, 12)],
+        transform=f"translate({svg.num(x)},{svg.num(y)})",
+        class_=f"piece seat{(code >> 3) + 1}",
+    )
+
+
+def draw(
+    game: Trichess, state: TrichessState, played: Played | None, coordinates: bool
+) -> tuple[Board, Status]:
+    """The board and status of a Trichess position (see the module doc)."""
+    body = [board_layer()]
     path: tuple[int, ...] = ()
     if played is not None:
         frm, to = played.move >> 10, (played.move >> 3) & 127
         path = (to,) if frm == to else (frm, to)
-        for cell in path:
-            body.append(
-                svg.polygon(
-                    cell_corners(cell),
-                    fill=LAST_MOVE,
-                    fill_opacity="0.25",
-                    stroke=LAST_MOVE,
-                    stroke_width=3,
-                    class_="last-move",
-                )
-            )
+        body.extend(highlight(cell) for cell in path)
     for cell, code in enumerate(state.board):
         if code:
-            x, y = cell_centre(cell)
-            body.append(
-                svg.group(
-                    [piece(code, 12)],
-                    transform=f"translate({svg.num(x)},{svg.num(y)})",
-                    class_=f"piece seat{(code >> 3) + 1}",
-                )
-            )
+            body.append(placed(cell, code))
     lines_extra = []
     if played is not None and len(path) == 2:
         body.append(
@@ -231,7 +249,7 @@ def draw(
                     f"captured: {COLOUR_NAMES[code >> 3]} {PIECE_LETTERS[code & 7]} on {NAMES[c]}"
                 )
     if coordinates:
-        body.extend(coordinate_labels())
+        body.append(labels_layer())
     seat = state.turn
     mover = f"{COLOUR_NAMES[seat]} (seat {seat + 1})"
     details = "in check" if state.status().check and state.outcome() is None else ""

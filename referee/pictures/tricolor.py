@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 
-from referee.games.tricolor.geometry import COLOUR_NAMES, l_valid, r_valid
+from referee.games.tricolor.geometry import COLOUR_NAMES, board_for, l_valid, r_valid
 from referee.games.tricolor.rules import Tricolor, TricolorState
 from referee.pictures import svg
 from referee.pictures.frame import LAST_MOVE, Board, Status, status_lines
@@ -33,33 +34,35 @@ def unit(n: int) -> float:
     return 260.0 / n
 
 
-def draw(
-    game: Tricolor, state: TricolorState, played: Played | None, coordinates: bool
-) -> tuple[Board, Status]:
-    """The board and status of a Tricolor position (see the module doc)."""
-    n = state.n
-    board = state.configs.board
+def frame_size(n: int) -> tuple[float, float]:
+    """The board's (width, height) in drawing units."""
     edge = unit(n)
-    width = 2 * n * edge * math.sqrt(3) / 2 + 2 * MARGIN
-    height = 2 * n * edge + 2 * MARGIN
+    return 2 * n * edge * math.sqrt(3) / 2 + 2 * MARGIN, 2 * n * edge + 2 * MARGIN
+
+
+def vertex_of(n: int) -> Vertex:
+    """Drawing coordinates of vertex ``V(i,j)`` on the hexagon of side ``n``."""
+    edge = unit(n)
+    width, height = frame_size(n)
 
     def vertex(i: float, j: float) -> Point:
         x, y = math.sqrt(3) / 2 * j, i + j / 2
         return (width / 2 + x * edge, height / 2 - y * edge)
 
-    def r_tri(i: int, j: int) -> list[Point]:
-        return [vertex(i, j), vertex(i + 1, j), vertex(i, j + 1)]
+    return vertex
 
-    def l_tri(i: int, j: int) -> list[Point]:
-        return [vertex(i + 1, j), vertex(i, j + 1), vertex(i + 1, j + 1)]
 
+@cache
+def cells_layer(n: int) -> str:
+    """Every triangle of the hexagon of side ``n``, drawn once."""
+    vertex = vertex_of(n)
     body = []
     for i in range(-n, n):
         for j in range(-n, n):
             if r_valid(n, i, j):
                 body.append(
                     svg.polygon(
-                        r_tri(i, j),
+                        [vertex(i, j), vertex(i + 1, j), vertex(i, j + 1)],
                         fill="#f7f3ea",
                         stroke="#b7ad98",
                         stroke_width=1,
@@ -70,7 +73,7 @@ def draw(
             if l_valid(n, i, j):
                 body.append(
                     svg.polygon(
-                        l_tri(i, j),
+                        [vertex(i + 1, j), vertex(i, j + 1), vertex(i + 1, j + 1)],
                         fill="#f7f3ea",
                         stroke="#b7ad98",
                         stroke_width=1,
@@ -78,38 +81,63 @@ def draw(
                         data_cell=f"L({i},{j})",
                     )
                 )
+    return "".join(body)
+
+
+@cache
+def placed(n: int, move: int) -> str:
+    """The lozenge of placement ``move`` on the hexagon of side ``n``."""
+    board = board_for(n)
+    colour, i, j = board.position_of(move)
+    return lozenge(vertex_of(n), colour, i, j, board.names[move])
+
+
+@cache
+def label(n: int, i: int, j: int) -> str:
+    """The coordinates ``i,j`` written in triangle ``R(i,j)``."""
+    (x0, y0), (x1, y1), (x2, y2) = (vertex_of(n)(a, b) for a, b in ((i, j), (i + 1, j), (i, j + 1)))
+    return svg.text(
+        ((x0 + x1 + x2) / 3, (y0 + y1 + y2) / 3),
+        f"{i},{j}",
+        font_size=min(10.0, unit(n) * 0.16),
+        fill="#7d7461",
+        class_="coord",
+    )
+
+
+@cache
+def outline(n: int, move: int) -> str:
+    """The last move's mark: the outline of placement ``move``."""
+    colour, i, j = board_for(n).position_of(move)
+    return svg.polygon(
+        lozenge_corners(vertex_of(n), colour, i, j),
+        fill="none",
+        stroke=LAST_MOVE,
+        stroke_width=4,
+        stroke_linejoin="round",
+        class_="last-move",
+    )
+
+
+def draw(
+    game: Tricolor, state: TricolorState, played: Played | None, coordinates: bool
+) -> tuple[Board, Status]:
+    """The board and status of a Tricolor position (see the module doc)."""
+    n = state.n
+    board = state.configs.board
+    width, height = frame_size(n)
+    body = [cells_layer(n)]
+    placed_bits = state.placed
     for move in range(3 * board.plane):
-        if not state.placed >> move & 1:
-            continue
-        colour, i, j = board.position_of(move)
-        body.append(lozenge(vertex, colour, i, j, board.names[move]))
+        if placed_bits >> move & 1:
+            body.append(placed(n, move))
     if coordinates:
         for i in range(-n, n):
             for j in range(-n, n):
                 if r_valid(n, i, j) and not state.covered >> board.cell(i, j) & 1:
-                    (x0, y0), (x1, y1), (x2, y2) = r_tri(i, j)
-                    body.append(
-                        svg.text(
-                            ((x0 + x1 + x2) / 3, (y0 + y1 + y2) / 3),
-                            f"{i},{j}",
-                            font_size=min(10.0, edge * 0.16),
-                            fill="#7d7461",
-                            class_="coord",
-                        )
-                    )
+                    body.append(label(n, i, j))
     if played is not None:
-        colour, i, j = board.position_of(played.move)
-        corners = lozenge_corners(vertex, colour, i, j)
-        body.append(
-            svg.polygon(
-                corners,
-                fill="none",
-                stroke=LAST_MOVE,
-                stroke_width=4,
-                stroke_linejoin="round",
-                class_="last-move",
-            )
-        )
+        body.append(outline(n, played.move))
     colour = state.ply % 3
     mover = "" if state.turn < 0 else f"seat {state.turn + 1}"
     lines = status_lines(state, mover, f"placing {COLOUR_NAMES[colour]}")

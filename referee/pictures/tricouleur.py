@@ -8,6 +8,8 @@ right (``a`` is the upper left edge), the number the line running down to the ri
 
 from __future__ import annotations
 
+from functools import cache
+
 from referee.games.hex import bits
 from referee.games.tricouleur.notation import BOARD, NAMES
 from referee.games.tricouleur.rules import Tricouleur, TricouleurState
@@ -22,6 +24,7 @@ COLOURS = (("#d62828", "#7a0f0f"), ("#fbfbf5", "#555555"), ("#2456c9", "#0f2a66"
 ARMIES = ("First (marked)", "Second")
 
 
+@cache
 def stone(kind: int, radius: float) -> str:
     """The stone of kind ``3 * seat + colour`` centred on (0, 0)."""
     fill, outline = COLOURS[kind % 3]
@@ -31,7 +34,8 @@ def stone(kind: int, radius: float) -> str:
     return "".join(parts)
 
 
-def labels() -> list[tuple[tuple[float, float], str]]:
+@cache
+def labels() -> tuple[tuple[tuple[float, float], str], ...]:
     """Each line's name just off the board at one end: numbers above the upper end of
     the lines running down to the right, letters below the lower end of those running
     up to the right. (The other ends would put two labels on one spot.)"""
@@ -45,7 +49,7 @@ def labels() -> list[tuple[tuple[float, float], str]]:
         total = k - radius  # letter k names the line of constant q + r
         bottom = max(r for (q, r) in BOARD.slot_of if q + r == total)
         out.append((LAYOUT.at(total - bottom - 1, bottom + 1), chr(ord("a") + k)))
-    return out
+    return tuple(out)
 
 
 def draw(

@@ -9,6 +9,8 @@ and crossed.
 
 from __future__ import annotations
 
+from functools import cache
+
 from referee.games.hex import bits
 from referee.games.whistling.notation import BOARD, LETTERS, NAMES, ROWS
 from referee.games.whistling.rules import WhistlingCaptures, WhistlingState
@@ -22,13 +24,15 @@ LAYOUT = Layout(BOARD, radius=13.0, margin=30.0)
 SIDES = ("X (dark)", "O (light)")
 
 
+@cache
 def stone(seat: int, radius: float) -> str:
     """Seat ``seat``'s stone centred on (0, 0)."""
     fill, outline = STONES[seat]
     return svg.circle((0, 0), radius, fill=fill, stroke=outline, stroke_width=1.5)
 
 
-def labels() -> list[tuple[tuple[float, float], str]]:
+@cache
+def labels() -> tuple[tuple[tuple[float, float], str], ...]:
     """Column letters above and below the board, row numbers at both ends of each row."""
     radius = BOARD.radius
     out = []
@@ -40,7 +44,7 @@ def labels() -> list[tuple[tuple[float, float], str]]:
         (q0, r), (q1, _) = BOARD.coords[row[0]], BOARD.coords[row[-1]]
         out.append((LAYOUT.at(q0 - 1, r), str(number)))
         out.append((LAYOUT.at(q1 + 1, r), str(number)))
-    return out
+    return tuple(out)
 
 
 def draw(

@@ -166,6 +166,19 @@ def test_coordinates_can_be_left_out(case: Case) -> None:
     assert not with_class(parse(position_svg(game, state, coordinates=False)), "coord")
 
 
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_shared_layers_carry_nothing_from_one_picture_to_the_next(case: Case) -> None:
+    """The drawing caches what positions share; a picture must not depend on what was
+    drawn before it (nor on the options of earlier calls)."""
+    game, first = start(case)
+    _, state, last = mid_game(case)
+    plain = position_svg(game, first, coordinates=False, size=200)
+    full = position_svg(game, state, last_move=last)
+    assert position_svg(game, first, coordinates=False, size=200) == plain
+    assert position_svg(game, first) != plain
+    assert position_svg(game, state, last_move=last) == full
+
+
 def test_every_registered_game_has_a_picture() -> None:
     assert set(DRAWERS) == {cls.name for cls in GAMES}
 

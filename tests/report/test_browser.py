@@ -18,7 +18,8 @@ import pytest
 from referee.adjudicate import adjudicate_file
 from tests.report.webdriver import Browser, BrowserUnavailable
 from tournaments.cli_report import write_adjudication_page
-from tournaments.html_report import build_report, load_event
+from tournaments.event_dir import read_event
+from tournaments.html_report import build_report
 from tournaments.journal import RESULTS
 
 
@@ -49,7 +50,7 @@ def _state(browser: Browser, game: str) -> tuple[str, str]:
 
 def test_report_in_chromium(browser: Browser, match_dir: Path, tmp_path: Path) -> None:
     page = tmp_path / "report.html"
-    page.write_text(build_report(load_event(match_dir)))
+    page.write_text(build_report(read_event(match_dir)))
     browser.get(page.as_uri())
     assert _errors(browser.console()) == []
 

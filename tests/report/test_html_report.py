@@ -14,9 +14,10 @@ from referee.pictures import LastMove, position_svg
 from referee.record import parse_records
 from tests.report.events import cli
 from tests.report.page import Page, read_page
+from tournaments.event_dir import Event, read_event
 from tournaments.html_chart import Series, line_chart
 from tournaments.html_replay import FramePool, replay
-from tournaments.html_report import FORFEITS, Event, build_report, forfeit_rows, load_event
+from tournaments.html_report import FORFEITS, build_report, forfeit_rows
 from tournaments.journal import RESULTS, read_journal
 from tournaments.report import EventInfo, summarize
 from tournaments.slot import GameReport
@@ -25,7 +26,7 @@ from tournaments.slot import GameReport
 @pytest.fixture(scope="module")
 def match_page(match_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Page]:
     out = tmp_path_factory.mktemp("page") / "match.html"
-    text = build_report(load_event(match_dir))
+    text = build_report(read_event(match_dir))
     out.write_text(text)
     return text, read_page(text)
 
@@ -124,13 +125,13 @@ def test_sections_and_charts(match_page: tuple[str, Page], three_dir: Path) -> N
     assert "Elo against the field" in text and "Pairs" in text and "SPRT [0, 100]" in text
     assert text.count('<svg class="chart"') == 3  # points, Elo, and the SPRT's LLR
     assert ">H1 2.94</text>" in text and ">H0 -2.94</text>" in text
-    three = build_report(load_event(three_dir))
+    three = build_report(read_event(three_dir))
     assert "Plackett–Luce" in three and "Elo against the field" not in three
     assert three.count('<svg class="chart"') == 2  # no SPRT
 
 
 def test_position_budget_draws_whole_games_in_journal_order(match_dir: Path) -> None:
-    event = load_event(match_dir)
+    event = read_event(match_dir)
     plies = [len(parse_records(g.record)[0].moves) for g in event.games]
     budget = plies[0] + 1 + plies[1]  # the first game fits, the second misses by one
     expected, left = [], budget

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import math
 from pathlib import Path
 
-from tournaments.html_report import load_event
+import pytest
+
+from tournaments.event_dir import read_event
 from tournaments.report import summarize
 from tournaments.timeline import (
     MAX_SAMPLES,
@@ -28,7 +31,7 @@ def test_sample_sizes() -> None:
 
 
 def test_points_ratings_and_llr_follow_the_journal(match_dir: Path) -> None:
-    event = load_event(match_dir)
+    event = read_event(match_dir)
     samples = timeline(event.info, event.games)
     assert [s.games for s in samples] == [1, 2, 3, 4]
     final = summarize(event.info, list(event.games))
@@ -46,3 +49,25 @@ def test_points_ratings_and_llr_follow_the_journal(match_dir: Path) -> None:
     assert set(rating_series(samples)) == set(event.info.names)
     llr = llr_series(samples)
     assert final.sprt is not None and llr[-1] == (4, final.sprt.llr)
+
+
+@pytest.mark.parametrize("fixture", ["match_dir", "three_dir"])
+def test_every_sample_is_what_summarize_shows_for_its_prefix(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    """The samples skip the rest of a summary, not its numbers: each one equals the
+    tables of its prefix exactly (points, the charted rating, the LLR)."""
+    event = read_event(request.getfixturevalue(fixture))
+    samples = timeline(event.info, event.games)
+    assert samples, "the fixture has games"
+    for s in samples:
+        tables = summarize(event.info, list(event.games[: s.games]))
+        assert s.points == tuple((row.name, row.points) for row in tables.rows)
+        if event.info.players == 2:
+            elo = {e.name: e.elo.diff if e.elo is not None else None for e in tables.entrant_elo}
+            assert dict(s.ratings) == {
+                k: v if v is not None and math.isfinite(v) else None for k, v in elo.items()
+            }
+        else:
+            assert s.ratings == tuple((r.name, r.rating) for r in tables.ratings)
+        assert s.llr == (tables.sprt.llr if tables.sprt is not None else None)
