@@ -18,6 +18,8 @@ at the trigger ``go``
 ``resign``          resigns
 ``linger-child``    starts ``sleep 1000`` holding its pipes, then exits with status 3
 ``fork``            forks a copy that keeps running (in its process group), then exits
+``setsid-fork``     forks a copy that leaves the process group (``setsid``) and keeps
+                    running with a child of its own, then exits with status 3
 elsewhere
 ``no-handshake``    ignores ``rgp 1`` and sleeps forever
 ``slow-handshake``  sleeps ``--slow`` ms before answering ``rgp 1`` (then plays normally)
@@ -66,6 +68,7 @@ MODES = {
     "resign": "resign",
     "linger-child": "start a child holding the pipes, then exit with status 3",
     "fork": "fork a copy that keeps running, then exit with status 3",
+    "setsid-fork": "fork a copy that calls setsid and keeps running, then exit with status 3",
     "no-handshake": "ignore 'rgp 1' and sleep",
     "slow-handshake": "sleep --slow ms before the handshake",
     "crash-before": "exit with status 3 on 'rgp 1'",
@@ -239,6 +242,13 @@ class FaultyLoop(EngineLoop):
         elif mode == "fork":
             if os.fork() == 0:
                 sleep_forever()  # the copy keeps the pipes and the process group
+            self.stdout.flush()
+            os._exit(CRASH_CODE)
+        elif mode == "setsid-fork":
+            if os.fork() == 0:
+                os.setsid()  # out of the engine's process group: a group kill misses it
+                os.fork()  # and a child of its own, in its new group (same command line)
+                sleep_forever()
             self.stdout.flush()
             os._exit(CRASH_CODE)
         else:

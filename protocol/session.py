@@ -25,7 +25,8 @@ a memory channel costs one more scheduler pass per line: measured 78 against
 When the block ends, however it ends (return, exception, cancellation), the
 session sends ``quit`` and closes stdin under a shielded grace period, waits for
 the exit, then signals the whole process group (SIGTERM, then SIGKILL): nothing
-the engine started outlives the block, and the engine itself is reaped. Output
+the engine started outlives the block (nor what left the group with ``setsid``:
+``protocol.reaper``), and the engine itself is reaped. Output
 the engine left unread goes to the transcript (a bounded amount).
 
 Every failure is an ``EngineError`` subclass, raised bare (never inside an
@@ -49,6 +50,7 @@ from typing import cast
 
 import trio
 
+from protocol import reaper
 from protocol.codec import format_command, format_reply, parse_reply
 from protocol.errors import (
     EngineError,
@@ -98,6 +100,10 @@ STDERR_LINE_BYTES = 1024
 WRITE_TIMEOUT = 10.0
 """How long ``send`` waits for room in a full input pipe unless given a deadline."""
 DRAIN_CHUNKS = 16
+REAP_GRACE = 2.0
+"""At the end, how long to wait for the engine's stray processes to die and be reaped."""
+REAP_POLL = 0.005
+"""Seconds between looks at dying strays."""
 """At the end, at most this many chunks of unread stdout are copied to the transcript."""
 
 
@@ -213,6 +219,8 @@ class EngineSession:
         self._fatal: EngineError | None = None
         self._pings: set[str] = set()
         self._ping_counter = count(1)
+        self._tag = reaper.new_tag()
+        """In the engine's environment: finds its descendants that left its group."""
 
     # --- lifetime ----------------------------------------------------------------------
 
@@ -277,6 +285,7 @@ class EngineSession:
         spec = self.spec
         deadline = trio.current_time() + start_timeout
         self._note(f"start {spec.command_line()}")
+        reaper.become_subreaper()  # the engine's orphans come back to us: _reap_strays
         try:
             proc: trio.Process = await nursery.start(self._run_process)
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
@@ -321,7 +330,7 @@ class EngineSession:
             stderr=subprocess.PIPE,
             check=False,
             cwd=spec.cwd,
-            env=spec.environment(os.environ),
+            env=self._environment(),
             start_new_session=True,
             deliver_cancel=_terminate_then_kill_group,
             task_status=task_status,
@@ -380,12 +389,30 @@ class EngineSession:
             return
         # Members of the group that outlived the leader or ignored SIGTERM.
         _signal_group(proc.pid, signal.SIGKILL)
+        await self._reap_strays(proc.pid)
         await self._close_stdin()
         self._stdout_fd = -1
         with trio.CancelScope(shield=True):
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     await stream.aclose()
+
+    def _environment(self) -> dict[str, str]:
+        """The engine's environment: the spec's, tagged for ``protocol.reaper``."""
+        env = self.spec.environment(os.environ) or dict(os.environ)
+        env[reaper.TAG_VARIABLE] = self._tag
+        return env
+
+    async def _reap_strays(self, group: int) -> None:
+        """Kill and reap the engine's descendants that were orphaned to us: those that
+        left its process group (``setsid``) and the zombies of those that did not
+        (we are their subreaper: ``protocol.reaper``)."""
+        strays = reaper.Strays(self._tag, group)
+        with trio.CancelScope(shield=True):
+            for _ in range(round(REAP_GRACE / REAP_POLL)):
+                if not strays.sweep():
+                    return
+                await trio.sleep(REAP_POLL)  # dying strays: no event tells us, so poll
 
     def _drain_stdout(self) -> None:
         """Copy output nobody read (a late move, farewell lines) to the transcript."""

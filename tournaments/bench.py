@@ -31,7 +31,7 @@ import trio
 
 from referee.clock import TimeControl
 from referee.registry import make_game
-from tournaments.engines import resolve_engine, unique_names
+from tournaments.engines import check_runnable, resolve_engine, unique_names
 from tournaments.match_runner import FinishedGame, MatchPlan, play_match
 from tournaments.rules_bench import run_rules_benchmark
 
@@ -50,6 +50,7 @@ def _percentile(values: list[float], fraction: float) -> float:
 def bench_match(games: int, engine: str) -> dict[str, float]:
     """Play the match and return plies/s and overhead figures (microseconds)."""
     specs = unique_names([resolve_engine(engine), resolve_engine(engine)])
+    check_runnable(specs[0])
     plan = MatchPlan(
         game=make_game("trike"),
         entrants=tuple(specs),

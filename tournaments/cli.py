@@ -54,6 +54,8 @@ def _root(
 ) -> None:
     global _debug
     _debug = debug or os.environ.get("REFEREE_DEBUG") == "1"
+    if _debug:
+        os.environ["REFEREE_DEBUG"] = "1"  # worker processes show their tracebacks too
 
 
 def _parse_options(pairs: list[str] | None) -> dict[str, str]:
@@ -122,6 +124,15 @@ def _time_control(tc: str | None, movetime: int | None, margin_ms: int) -> TimeC
     return TimeControl.parse(tc or "10+0.1", margin=margin)
 
 
+def _check_appendable(path: Path) -> None:
+    """Fail before the first game if records cannot be appended (and synced) to ``path``."""
+    try:
+        with open(path, "ab") as f:
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise UserError(f"cannot write records to {path}: {exc.strerror or exc}") from None
+
+
 def _game_line(total: int, game: FinishedGame) -> str:
     rec = game.record
     vs = " vs ".join(game.seat_names)
@@ -156,6 +167,8 @@ def play_command(
     for spec in specs:
         check_runnable(spec)
     game.check_players(len(specs))
+    if out is not None:
+        _check_appendable(out)
     plan = MatchPlan(
         game=game,
         entrants=tuple(specs),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -68,3 +69,23 @@ def unique_names(specs: Sequence[EngineSpec]) -> list[EngineSpec]:
             spec = replace(spec, name=f"{spec.name}#{count}")
         renamed.append(spec)
     return renamed
+
+
+def check_runnable(spec: EngineSpec) -> None:
+    """Refuse an engine whose program cannot be started, before any game.
+
+    A program with a ``/`` is looked up relative to the engine's working directory,
+    one without on ``PATH`` (the engine's own ``PATH`` if its environment sets one),
+    as the spawn will. Whether it then speaks the protocol is the game's business.
+
+    :raises ValueError: one line naming the program.
+    """
+    program = spec.argv[0]
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        raise ValueError(f"cannot run {program!r}: no directory {spec.cwd!r}")
+    if os.sep in program:
+        found: str | None = os.path.join(spec.cwd or os.curdir, program)
+    else:
+        found = shutil.which(program, path=(spec.env or {}).get("PATH"))
+    if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
+        raise ValueError(f"cannot run {program!r}: not an executable file")

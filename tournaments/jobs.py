@@ -94,6 +94,8 @@ class SlotSetup:
                     "cwd": e.cwd,
                     "env": dict(e.env) if e.env is not None else None,
                     "options": [list(pair) for pair in e.options],
+                    "max_memory_mb": e.max_memory_mb,
+                    "max_cpu_seconds": e.max_cpu_seconds,
                 }
                 for e in self.entrants
             ],
@@ -125,6 +127,8 @@ class SlotSetup:
                     cwd=e["cwd"],
                     env=e["env"],
                     options=tuple((str(k), str(v)) for k, v in e["options"]),
+                    max_memory_mb=e.get("max_memory_mb"),
+                    max_cpu_seconds=e.get("max_cpu_seconds"),
                 )
                 for e in data["entrants"]
             ),

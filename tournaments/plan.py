@@ -8,6 +8,7 @@ naming the key. ``Plan.slot_setup`` and ``Plan.job`` give what game slots need
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from referee.core import Game
 from referee.errors import RulesError
 from referee.registry import make_game
 from tournaments.config import ConfigError, TournamentConfig, option_texts
-from tournaments.engines import resolve_engine
+from tournaments.engines import check_runnable, resolve_engine
 from tournaments.jobs import Job, SlotSetup
 from tournaments.openings import OpeningBook, OpeningError, derive_seed, read_openings
 from tournaments.ratings import Sprt
@@ -33,6 +34,12 @@ from tournaments.schedule import (
 )
 
 AnyGame = Game[Any, Any]
+
+
+def _remote(config: TournamentConfig) -> bool:
+    """Whether the games run on a cluster's machines (engines need not exist here)."""
+    cluster = getattr(config, "cluster", None)
+    return cluster is not None and getattr(cluster, "address", None) is not None
 
 
 def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, ...]:
@@ -49,8 +56,15 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
                 cwd=entrant.cwd,
                 env=dict(entrant.env) or None,
                 options=tuple(option_texts(entrant.options).items()),
+                max_memory_mb=entrant.max_memory_mb,
+                max_cpu_seconds=entrant.max_cpu_seconds,
             )
         )
+        if not _remote(config):  # a cluster's workers have their own engine paths
+            try:
+                check_runnable(specs[-1])
+            except ValueError as exc:
+                raise ConfigError(f"{source}: entrants[{i}].command: {exc}") from None
     seen: dict[str, int] = {}
     renamed: list[EngineSpec] = []
     for i, spec in enumerate(specs):
@@ -62,6 +76,26 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
             spec = replace(spec, name=f"{spec.name}#{count}")
         renamed.append(spec)
     return tuple(renamed)
+
+
+MAX_GAMES = 1_000_000
+"""Most games one tournament may schedule: the schedule is built in memory, so a typo
+(``rounds = 10000000000``) must be refused, not exhaust the machine."""
+
+
+def _scheduled_games(config: TournamentConfig, players: int) -> int:
+    """Games the config schedules, counted without building the schedule."""
+    n = len(config.entrants)
+    per = config.games_per_encounter or block_size(players, config.seat_order)
+    if config.format == "swiss":
+        return config.rounds * (n // 2) * per
+    if config.games is not None:
+        return config.games
+    if config.format == "gauntlet":
+        encounters = config.challengers * math.comb(max(n - config.challengers, 0), players - 1)
+    else:
+        encounters = math.comb(n, players)
+    return config.rounds * encounters * per
 
 
 def time_control(config: TournamentConfig) -> TimeControl:
@@ -151,6 +185,12 @@ class Plan:
                 raise ConfigError(f"{source}: sprt: {exc}") from None
         else:
             sprt = None
+        scheduled = _scheduled_games(config, players)
+        if scheduled > MAX_GAMES:
+            key = "games" if config.games is not None else "rounds"
+            raise ConfigError(
+                f"{source}: {key}: {scheduled} games scheduled; at most {MAX_GAMES} per tournament"
+            )
         try:
             tc = time_control(config)
         except ValueError as exc:

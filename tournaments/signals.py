@@ -51,4 +51,17 @@ def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
         # Ctrl+C reaches whichever task trio was running, so it may come back wrapped.
         if group.subgroup(KeyboardInterrupt) is not None:
             raise KeyboardInterrupt from None
+        leaves = _leaves(group)
+        if leaves and all(isinstance(e, Exception) for e in leaves):
+            # The caller turns one error into one line: the first (the others usually
+            # echo it, e.g. every worker failing on the same full disk); the group is
+            # kept as the cause for --debug.
+            raise leaves[0] from group
         raise
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for error in group.exceptions:
+        found += _leaves(error) if isinstance(error, BaseExceptionGroup) else [error]
+    return found

@@ -176,6 +176,9 @@ def test_bad_replies_are_violations(line: str) -> None:
         "newgame game trike players 2 seat 1 seed 1 options size",
         "newgame game trike players 2 seat 1 seed 1 extra size=9",
         "newgame game trike players 2 seat 1 seed 99999999999999999",
+        # Found by benchmarks/fuzz.py: accepted, but the formatter refused them back.
+        "newgame game trike players 2 seat 1 seed 1 options size=9\x7f",
+        "newgame game trike players 2 seat 1 seed 1 options size=9,m\u00e9de=zero",
         "gameover result 1-0",
         "gameover result 1-0 reason rules because",
         "setoption name X",

@@ -40,6 +40,8 @@ EXPECTED: dict[str, tuple[Termination, str]] = {
     "resign": (T.RESIGNATION, "resigns"),
     "linger-child": (T.CRASH, "3"),
     "fork": (T.CRASH, "3"),
+    # Leaves the process group with setsid: killed as an orphan we reap (subreaper).
+    "setsid-fork": (T.CRASH, "3"),
     "no-handshake": (T.VOID, "handshake"),
     "slow-handshake": (T.VOID, "handshake"),
     "crash-before": (T.VOID, "handshake"),

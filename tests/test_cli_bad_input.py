@@ -1,0 +1,198 @@
+"""Every command against bad input: one line ``referee: error: ...``, exit status 2, no
+traceback.
+
+The cases run ``tournaments.cli.main`` in this process: that function *is* the
+console script (checked below against the installed entry point, and a few cases
+also through the real ``referee`` executable). Placeholders in the arguments:
+``{missing}`` a path that does not exist, ``{dir}`` a directory, ``{empty}`` an empty
+file, ``{binary}`` a file of non-UTF-8 bytes, ``{file}`` a small text file, ``{bindir}``
+and ``{emptydir}`` output directories whose journal is binary or empty.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournaments.cli import app, main
+
+BAD_ENGINE = "/nonexistent/engine"
+
+CASES: list[tuple[str, tuple[str, ...], str]] = [
+    # (id, arguments, a fragment of the one error line)
+    ("unknown-command", ("nosuch",), "No such command"),
+    ("games-extra-argument", ("games", "extra"), "unexpected extra argument"),
+    ("games-unknown-flag", ("games", "--bogus"), "No such option: --bogus"),
+    ("perft-unknown-game", ("perft", "chess", "1"), "unknown game 'chess'"),
+    ("perft-unknown-option", ("perft", "trike", "1", "--option", "bogus=1"), "bogus"),
+    ("perft-bad-option-syntax", ("perft", "trike", "1", "--option", "size"), "key=value"),
+    ("perft-bad-depth", ("perft", "trike", "x"), "depth"),
+    ("perft-bad-start", ("perft", "trike", "1", "--start", "\x00\xff"), ""),
+    ("perft-bad-players", ("perft", "trike", "1", "--players", "5"), "5"),
+    ("play-missing-game", ("play",), "Missing argument 'GAME'"),
+    ("play-unknown-game", ("play", "chess", "-e", "random", "-e", "random"), "unknown game"),
+    ("play-unknown-option", ("play", "trike", "-e", "random", "-e", "random", "--option",
+                             "bogus=1"), "bogus"),
+    ("play-unknown-flag", ("play", "trike", "--bogus"), "No such option"),
+    ("play-bad-tc", ("play", "trike", "-e", "random", "-e", "random", "--tc", "fast"), "fast"),
+    ("play-negative-tc", ("play", "trike", "-e", "random", "-e", "random", "--tc", "-1+0"), ""),
+    ("play-tc-and-movetime", ("play", "trike", "-e", "random", "-e", "random", "--tc", "1+0",
+                              "--movetime", "5"), "either --tc or --movetime"),
+    ("play-engine-cannot-start", ("play", "trike", "-e", "random", "-e", BAD_ENGINE),
+     BAD_ENGINE),
+    ("play-engine-unbalanced-quote", ("play", "trike", "-e", "random", "-e", "'x"), "'x"),
+    ("play-one-engine", ("play", "trike", "-e", "random"), "1"),
+    ("play-out-is-directory", ("play", "trike", "-e", "random", "-e", "random",
+                               "--out", "{dir}"), "cannot write records to {dir}: Is a directory"),
+    ("play-out-in-missing-directory", ("play", "trike", "-e", "random", "-e", "random",
+                                       "--out", "{missing}/x.tgn"),
+     "cannot write records to {missing}/x.tgn: No such file or directory"),
+    ("play-out-in-kernel-fs", ("play", "trike", "-e", "random", "-e", "random", "--out",
+                               "/sys/kernel/x.tgn"), "cannot write records to /sys/kernel/x.tgn"),
+    ("adjudicate-missing", ("adjudicate", "{missing}"), "{missing}"),
+    ("adjudicate-directory", ("adjudicate", "{dir}"), "{dir}"),
+    ("adjudicate-empty", ("adjudicate", "{empty}"), "{empty}"),
+    ("adjudicate-binary", ("adjudicate", "{binary}"), "{binary}:1:1: invalid UTF-8"),
+    ("adjudicate-text", ("adjudicate", "{file}"), "{file}:1:1:"),
+    ("adjudicate-html-in-missing-dir", ("adjudicate", "{file}", "--html", "{missing}/x.html"),
+     "{file}"),
+    ("check-engine-cannot-start", ("check-engine", "trike", "--", BAD_ENGINE), BAD_ENGINE),
+    ("check-engine-directory", ("check-engine", "trike", "--", "{dir}"), "{dir}"),
+    ("check-engine-binary-file", ("check-engine", "trike", "--", "{binary}"), "{binary}"),
+    ("check-engine-unknown-game", ("check-engine", "chess", "--", "random"), "unknown game"),
+    ("check-engine-unknown-option", ("check-engine", "trike", "--option", "bogus=1", "--",
+                                     "random"), "bogus"),
+    ("bench-bad-tc", ("bench", "--concurrency", "1", "--tc", "fast"), "fast"),
+    ("bench-unknown-engine", ("bench", "--concurrency", "1", "--engine", BAD_ENGINE),
+     BAD_ENGINE),
+    ("tournament-config-missing", ("tournament", "{missing}", "--out", "{missing}"),
+     "{missing}"),
+    ("tournament-config-directory", ("tournament", "{dir}", "--out", "{missing}"), "{dir}"),
+    ("tournament-config-empty", ("tournament", "{empty}", "--out", "{missing}"),
+     "game: field required"),
+    ("tournament-config-binary", ("tournament", "{binary}", "--out", "{missing}"),
+     "{binary}"),
+    ("tournament-config-not-toml", ("tournament", "{file}", "--out", "{missing}"), "{file}"),
+    ("tournament-unknown-game", ("tournament", "--game", "chess", "-e", "random", "-e",
+                                 "random", "--out", "{missing}"), "unknown game"),
+    ("tournament-unknown-option", ("tournament", "--game", "trike", "-e", "random", "-e",
+                                   "random", "--option", "bogus=1", "--out", "{missing}"),
+     "options"),
+    ("tournament-bad-tc", ("tournament", "--game", "trike", "-e", "random", "-e", "random",
+                           "--tc", "fast", "--out", "{missing}"), "tc"),
+    ("tournament-engine-cannot-start", ("tournament", "--game", "trike", "-e", "random", "-e",
+                                        BAD_ENGINE, "--out", "{missing}"),
+     "entrants[1].command"),
+    ("tournament-out-is-file", ("tournament", "--game", "trike", "-e", "random", "-e",
+                                "random", "--out", "{file}"), "{file}"),
+    ("tournament-out-under-file", ("tournament", "--game", "trike", "-e", "random", "-e",
+                                   "random", "--out", "{file}/sub"), "{file}"),
+    ("tournament-openings-binary", ("tournament", "--game", "trike", "-e", "random", "-e",
+                                    "random", "--openings", "{binary}", "--out", "{missing}"),
+     "openings"),
+    ("tournament-openings-directory", ("tournament", "--game", "trike", "-e", "random", "-e",
+                                       "random", "--openings", "{dir}", "--out", "{missing}"),
+     "openings"),
+    ("tournament-resume-empty-journal", ("tournament", "--resume", "--out", "{emptydir}"),
+     "nothing to resume"),
+    ("tournament-resume-binary-journal", ("tournament", "--resume", "--out", "{bindir}"),
+     "journal"),
+    ("standings-missing", ("standings", "{missing}"), "{missing}"),
+    ("standings-file", ("standings", "{file}"), "{file}"),
+    ("standings-binary-journal", ("standings", "{bindir}"), "journal"),
+    ("standings-empty-journal", ("standings", "{emptydir}"), "{emptydir}"),
+    ("standings-bad-format", ("standings", "{dir}", "--format", "xml"), "xml"),
+    ("show-missing", ("show", "{missing}"), "{missing}"),
+    ("show-directory", ("show", "{dir}"), "{dir}"),
+    ("show-empty", ("show", "{empty}"), "{empty}"),
+    ("show-binary", ("show", "{binary}"), "{binary}:1:1: invalid UTF-8"),
+    ("show-text", ("show", "{file}"), "{file}:1:1:"),
+    ("show-bad-game-number", ("show", "{file}", "--game", "x"), "--game"),
+    ("report-missing", ("report", "{missing}"), "{missing}"),
+    ("report-file", ("report", "{file}"), "{file}"),
+    ("report-binary-journal", ("report", "{bindir}"), "journal"),
+    ("report-empty-journal", ("report", "{emptydir}"), "{emptydir}"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "empty.tgn").write_bytes(b"")
+    (tmp_path / "binary.bin").write_bytes(b"\xff\xfe\x00\x01garbage\x80\n" * 20)
+    (tmp_path / "file.txt").write_text("just some words\nnot a record = [\n")
+    for name, data in (("bindir", b"\xff\x00\xfe\n\x81\x82\n"), ("emptydir", b"")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "journal.jsonl").write_bytes(data)
+    return {
+        "missing": str(tmp_path / "missing"),
+        "dir": str(tmp_path / "dir"),
+        "empty": str(tmp_path / "empty.tgn"),
+        "binary": str(tmp_path / "binary.bin"),
+        "file": str(tmp_path / "file.txt"),
+        "bindir": str(tmp_path / "bindir"),
+        "emptydir": str(tmp_path / "emptydir"),
+    }
+
+
+def run_main(
+    args: tuple[str, ...], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["referee", *args])
+    monkeypatch.delenv("REFEREE_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as info:
+        main()
+    code = info.value.code
+    captured = capsys.readouterr()
+    return (code if isinstance(code, int) else 0), captured.out, captured.err
+
+
+@pytest.mark.parametrize(("args", "fragment"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line_and_status_2(
+    args: tuple[str, ...],
+    fragment: str,
+    places: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = tuple(a.format(**places) for a in args)
+    code, _, err = run_main(args, capsys, monkeypatch)
+    lines = err.strip().splitlines()
+    assert code == 2, err
+    assert len(lines) == 1 and lines[0].startswith("referee: error: "), err
+    assert "Traceback" not in err
+    assert fragment.format(**places) in lines[0]
+
+
+def test_every_command_has_a_case() -> None:
+    """A new command must come with its bad-input cases here."""
+    registered = {
+        cmd.name or (cmd.callback.__name__ if cmd.callback else "")
+        for cmd in app.registered_commands
+    }
+    covered = {args[0] for _, args, _ in CASES}
+    assert registered - covered == set()
+
+
+def test_the_console_script_is_main() -> None:
+    scripts = importlib.metadata.entry_points(group="console_scripts")
+    assert [e.value for e in scripts if e.name == "referee"] == ["tournaments.cli:main"]
+
+
+@pytest.mark.parametrize(
+    "args", [("nosuch",), ("adjudicate", "/nonexistent/x.tgn"), ("play", "trike", "--tc")]
+)
+def test_the_installed_executable_gives_one_line(args: tuple[str, ...]) -> None:
+    exe = shutil.which("referee")
+    command = [exe] if exe else [sys.executable, "-m", "tournaments"]
+    done = subprocess.run(
+        [*command, *args], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("referee: error: "), done.stderr
