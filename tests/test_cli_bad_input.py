@@ -45,6 +45,8 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
                               "--movetime", "5"), "either --tc or --movetime"),
     ("play-engine-cannot-start", ("play", "trike", "-e", "random", "-e", BAD_ENGINE),
      BAD_ENGINE),
+    ("play-engine-not-a-program", ("play", "trike", "-e", "random", "-e", "{noexec}", "--games",
+                                   "2"), "no game could be played"),
     ("play-engine-unbalanced-quote", ("play", "trike", "-e", "random", "-e", "'x"), "'x"),
     ("play-one-engine", ("play", "trike", "-e", "random"), "1"),
     ("play-out-is-directory", ("play", "trike", "-e", "random", "-e", "random",
@@ -126,6 +128,9 @@ def places(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "empty.tgn").write_bytes(b"")
     (tmp_path / "binary.bin").write_bytes(b"\xff\xfe\x00\x01garbage\x80\n" * 20)
     (tmp_path / "file.txt").write_text("just some words\nnot a record = [\n")
+    noexec = tmp_path / "noexec"  # executable bits, but no program: exec fails (ENOEXEC)
+    noexec.write_bytes(b"\x7fELF\x00garbage")
+    noexec.chmod(0o755)
     for name, data in (("bindir", b"\xff\x00\xfe\n\x81\x82\n"), ("emptydir", b"")):
         (tmp_path / name).mkdir()
         (tmp_path / name / "journal.jsonl").write_bytes(data)
@@ -137,6 +142,7 @@ def places(tmp_path: Path) -> dict[str, str]:
         "file": str(tmp_path / "file.txt"),
         "bindir": str(tmp_path / "bindir"),
         "emptydir": str(tmp_path / "emptydir"),
+        "noexec": str(noexec),
     }
 
 

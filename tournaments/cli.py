@@ -193,6 +193,10 @@ def play_command(
         count = len(done_games)
         typer.echo(f"referee: interrupted after {count} finished game(s){saved}", err=True)
         raise typer.Exit(130) from None
+    if finished and all(g.result.void for g in finished):
+        # Nothing was played (an engine that never starts): an error, not an empty table.
+        reason = finished[0].result.outcome.reason or "void"
+        raise UserError(f"no game could be played: {reason}")
     rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
     with_points = has_game_points(g.result.outcome for g in finished)
     headers, cells = standings_table(rows, game_points=with_points)
