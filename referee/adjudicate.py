@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core import Outcome, Termination
@@ -69,6 +69,10 @@ class Verdict:
     """The record's ``Result`` (set once the moves have been replayed)."""
     correct: str | None = None
     """The ``Result`` the rules and the termination justify (set with ``claimed``)."""
+    position: str | None = field(default=None, compare=False)
+    """The ``Game.render`` diagram of the position at the dispute: before the bad move
+    (``illegal-move``) or the final one (``wrong-result``); None otherwise. Shown by
+    ``format_verdict``, not part of the JSON."""
 
     @property
     def confirmed(self) -> bool:
@@ -80,8 +84,15 @@ def _invalid(reason: str) -> Verdict:
     return Verdict(VerdictKind.INVALID_RECORD, reason)
 
 
-def _illegal(ply: int, seat: int | None, move: str, reason: str) -> Verdict:
-    return Verdict(VerdictKind.ILLEGAL_MOVE, reason, ply, None if seat is None else seat + 1, move)
+def _illegal(ply: int, seat: int | None, move: str, reason: str, position: str) -> Verdict:
+    return Verdict(
+        VerdictKind.ILLEGAL_MOVE,
+        reason,
+        ply,
+        None if seat is None else seat + 1,
+        move,
+        position=position,
+    )
 
 
 def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
@@ -111,20 +122,22 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
     for ply, text in enumerate(record.move_texts, 1):
         seat = state.to_move
         if seat is None:
-            return _illegal(ply, None, text, f"move {ply} {text!r}: the game is already over")
+            reason = f"move {ply} {text!r}: the game is already over"
+            return _illegal(ply, None, text, reason, game.render(state))
         try:
             move = game.parse_move(state, text)
         except RulesError as exc:
-            return _illegal(ply, seat, text, f"move {ply} {text!r} is unreadable: {exc}")
+            reason = f"move {ply} {text!r} is unreadable: {exc}"
+            return _illegal(ply, seat, text, reason, game.render(state))
         canonical = game.format_move(state, move)
         if canonical != text:
             reason = f"move {ply} {text!r} is not canonical (write {canonical!r})"
-            return _illegal(ply, seat, text, reason)
+            return _illegal(ply, seat, text, reason, game.render(state))
         try:
             state = state.play(move)
         except IllegalMoveError:
             reason = f"move {ply} {text!r} by seat {seat + 1} is illegal"
-            return _illegal(ply, seat, text, reason)
+            return _illegal(ply, seat, text, reason, game.render(state))
     return _check_result(game, record, state)
 
 
@@ -166,18 +179,26 @@ def _check_result(game: AnyGame, record: GameRecord, state: Any) -> Verdict:
     claimed = record.result
     expected, problem = _expected(game, record, state)
     correct = result_text(game, expected)
+
+    def wrong(reason: str) -> Verdict:
+        return Verdict(
+            VerdictKind.WRONG_RESULT,
+            reason,
+            claimed=claimed,
+            correct=correct,
+            position=game.render(state),
+        )
+
     if problem is not None:
-        return Verdict(VerdictKind.WRONG_RESULT, problem, claimed=claimed, correct=correct)
+        return wrong(problem)
     if parse_result(claimed) != parse_result(correct):
         why = "" if expected is None or not expected.reason else f" ({expected.reason})"
-        reason = f"Result is {claimed!r}, but the correct result is {correct!r}{why}"
-        return Verdict(VerdictKind.WRONG_RESULT, reason, claimed=claimed, correct=correct)
+        return wrong(f"Result is {claimed!r}, but the correct result is {correct!r}{why}")
     scores = () if expected is None else expected.scores
     score = record.score
     if score is not None and score != tuple(float(s) for s in scores):
         wanted = ",".join(format_number(s) for s in scores) if scores else "no Score tag"
-        reason = f"Score is {record.tag('Score')!r}, but the correct score is {wanted!r}"
-        return Verdict(VerdictKind.WRONG_RESULT, reason, claimed=claimed, correct=correct)
+        return wrong(f"Score is {record.tag('Score')!r}, but the correct score is {wanted!r}")
     return Verdict(VerdictKind.CONFIRMED, "confirmed", claimed=claimed, correct=correct)
 
 
@@ -204,12 +225,22 @@ def verdict_to_json(index: int, verdict: Verdict) -> dict[str, object]:
     }
 
 
+DIAGRAM_INDENT = "    "
+"""The indent of the position diagram under a verdict line."""
+
+
 def format_verdict(index: int, verdict: Verdict) -> str:
-    """One line for humans: ``game 3: illegal-move at ply 12 (seat 2, 'e3'): …``."""
+    """For humans: ``game 3: illegal-move at ply 12 (seat 2, 'e3'): …``, then, for a
+    dispute, the diagram of the position at the dispute (``Verdict.position``), each line
+    indented by ``DIAGRAM_INDENT``. A confirmed game is the one line ``game 1: confirmed``."""
     where = ""
     if verdict.ply is not None:
         seat = "" if verdict.seat is None else f"seat {verdict.seat}, "
         where = f" at ply {verdict.ply} ({seat}{verdict.move!r})"
     if verdict.confirmed:
         return f"game {index}: confirmed"
-    return f"game {index}: {verdict.verdict.value}{where}: {verdict.reason}"
+    line = f"game {index}: {verdict.verdict.value}{where}: {verdict.reason}"
+    if not verdict.position:
+        return line
+    diagram = "\n".join((DIAGRAM_INDENT + row).rstrip() for row in verdict.position.splitlines())
+    return f"{line}\n{diagram}"

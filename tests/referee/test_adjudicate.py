@@ -450,6 +450,33 @@ def test_adjudicate_file(tmp_path: Path) -> None:
     assert format_verdict(1, verdicts[0]) == "game 1: confirmed"
 
 
+def test_disputes_show_the_position_at_the_dispute() -> None:
+    game, states, _ = random_game(2)
+    record = finished(2)
+    illegal = adjudicate(edit(record, 5, record.moves[0].text))
+    assert illegal.position == game.render(states[4])  # before the bad move
+    text = format_verdict(1, illegal)
+    head, *diagram = text.splitlines()
+    assert head.startswith("game 1: illegal-move at ply 5 (seat ")
+    assert diagram == [("    " + row).rstrip() for row in game.render(states[4]).splitlines()]
+    assert "position" not in verdict_to_json(1, illegal)
+
+    loser = "0-1" if record.result == "1-0" else "1-0"
+    wrong = adjudicate(retag(record, Result=loser))
+    assert wrong.verdict is WRONG
+    assert wrong.position == game.render(states[-1])  # the final position
+    assert format_verdict(4, wrong).splitlines()[1:] == [
+        ("    " + row).rstrip() for row in game.render(states[-1]).splitlines()
+    ]
+
+    confirmed = adjudicate(record)
+    assert confirmed.position is None
+    assert format_verdict(1, confirmed) == "game 1: confirmed"
+    invalid = adjudicate(retag(record, Game="no-such-game"))
+    assert invalid.position is None
+    assert "\n" not in format_verdict(1, invalid)
+
+
 def test_adjudicate_file_unreadable(tmp_path: Path) -> None:
     path = tmp_path / "games.tgn"
     path.write_text(format_record(finished(17)) + "junk\n")

@@ -1,14 +1,17 @@
-"""The shared hexhex geometry (referee/games/hexgeometry.py) against the definitions of
+"""The shared hexhex geometry (referee/games/hex/) against the definitions of
 rules file §1 and shared/RULES.md, computed naively from axial coordinates."""
 
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
-from referee.games.hexgeometry import (
+from referee.games.hex import (
     DIRECTIONS,
     FLANKS,
     OPPOSITE,
@@ -261,3 +264,75 @@ def test_nearer_to_some_is_the_closer_rule() -> None:
     assert nearer_to_some((0, 0), (-1, 0), [(3, 0), (-4, 2)])  # one enemy is enough
     assert not nearer_to_some((0, 0), (1, 0), [])
     assert not nearer_to_some((0, 0), (0, 1), [(1, 0)])  # equal (1 = 1) is not closer
+
+
+@pytest.mark.parametrize("side", [4, 8, 11])
+def test_rotations_match_the_whistle_and_step_tests(side: int) -> None:
+    """The six-copy layout finds the same whistlers (and crushes) as ``HexBoard.whistlers``
+    and ``dilate``, on random positions, dense and sparse."""
+    board = hex_board(side)
+    rotations = board.rotations
+    rng = random.Random(side)
+    for trial in range(300):
+        stones = rng.sample(board.cells, rng.randrange(2, min(60, len(board.cells))))
+        cut = rng.randrange(1, len(stones))
+        movers = sum(1 << s for s in stones[:cut])
+        targets = sum(1 << s for s in stones[cut:])
+        spread_movers, spread_targets = rotations.spread(movers), rotations.spread(targets)
+        empty = board.mask & ~(movers | targets)
+        assert rotations.whistlers(spread_movers, spread_targets) == bits(
+            board.whistlers(movers, targets, empty)
+        ), trial
+        assert rotations.steps_onto(spread_movers, spread_targets) == bool(
+            board.dilate(movers) & targets
+        )
+    for s in board.cells:
+        copies = rotations.bits_of[s]
+        assert copies.bit_count() == 6
+        assert {rotations.owner[b] for b in bits(copies)} == {s}
+    assert rotations.spread(board.mask) == rotations.mask
+
+
+def test_whistle_lines_give_the_first_index_of_each_victim() -> None:
+    board = hex_board(8)
+    for p in board.cells[::5]:
+        for last in range(-1, 6):
+            for line in board.whistle_lines[p][last + 1]:
+                d, whole, mask, positive, ray, sweep, proj, gate = line
+                assert d != last and len(ray) >= 3
+                assert whole == sweep[-1] and mask == board.paths[p][d][-1]
+                assert positive == (board.step[d] > 0) and gate == board.sweep_other[d]
+                for y in bits(whole):
+                    i = (proj[y] - proj[p] + 1) // 2
+                    assert sweep[i] >> y & 1 and not (i and sweep[i - 1] >> y & 1)
+
+
+def test_boards_are_shared_read_only_and_pickle_to_the_same_board() -> None:
+    board = hex_board(11)
+    assert hex_board(11) is board
+    assert pickle.loads(pickle.dumps(board)) is board
+    with pytest.raises(AttributeError):
+        board.side = 3
+    with pytest.raises(AttributeError):
+        _ = board.no_such_table
+
+
+def test_importing_the_registry_builds_no_tables() -> None:
+    """Start-up stays fast: the tables of a board are built on first use."""
+    code = (
+        "import referee.registry\n"
+        "from referee.games.hex import hex_board\n"
+        "for side in (8, 11):\n"
+        "    board = hex_board(side)\n"
+        "    for name in ('rays', 'sweeps', 'zones', 'rotations'):\n"
+        "        try:\n"
+        "            object.__getattribute__(board, name)\n"
+        "        except AttributeError:\n"
+        "            continue\n"
+        "        raise SystemExit(f'{name} of side {side} built at import')\n"
+        "assert len(hex_board(11).rays) > 0\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr + done.stdout

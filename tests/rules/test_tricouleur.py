@@ -476,10 +476,11 @@ def test_no_capture_draw_off_and_capture_resets() -> None:
     assert play(Tricouleur(), capture, "a1-e5").quiet == 0
 
 
-def test_score_unfinished_ranks_by_stones() -> None:
+def test_score_unfinished_scores_and_ranks_by_stones() -> None:
     game = Tricouleur()
-    assert game.score_unfinished(game.initial_state(2)) == ((1, 1), ())
-    assert game.score_unfinished(diagram(game, WHISTLE)) == ((2, 1), ())
+    assert game.score_unfinished(game.initial_state(2)) == ((1, 1), (18.0, 18.0))
+    assert game.score_unfinished(diagram(game, WHISTLE)) == ((2, 1), (2.0, 4.0))
+    assert game.evaluate(diagram(game, WHISTLE)) == (2.0, 4.0)
 
 
 # --- notation -----------------------------------------------------------------------------

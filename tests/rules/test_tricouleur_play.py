@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.core import Termination
-from referee.games.hexgeometry import DIRECTIONS, bits
+from referee.games.hex import DIRECTIONS, bits
 from referee.games.tricouleur import Tricouleur, TricouleurState
 from referee.games.tricouleur.notation import BOARD
 from tests.golden import check_golden

@@ -19,7 +19,7 @@ from referee.errors import (
     InvalidOptionError,
     InvalidPositionError,
 )
-from referee.games.hexgeometry import OPPOSITE, bits
+from referee.games.hex import OPPOSITE, bits
 from referee.games.whistling import CRUSH, WhistlingCaptures, WhistlingState
 from referee.games.whistling.notation import BOARD, CELLS, LETTERS, NAMES, encode
 from referee.registry import find_game_class, make_game
@@ -443,10 +443,11 @@ def test_no_capture_draw_off() -> None:
     assert state.to_move == 1 and state.quiet == 203
 
 
-def test_score_unfinished_ranks_by_stones() -> None:
+def test_score_unfinished_scores_and_ranks_by_stones() -> None:
     game = WhistlingCaptures()
-    assert game.score_unfinished(game.initial_state(2)) == ((1, 1), ())
-    assert game.score_unfinished(diagram(game, REVERSAL)) == ((2, 1), ())
+    assert game.score_unfinished(game.initial_state(2)) == ((1, 1), (21.0, 21.0))
+    assert game.score_unfinished(diagram(game, REVERSAL)) == ((2, 1), (1.0, 2.0))
+    assert game.evaluate(diagram(game, REVERSAL)) == (1.0, 2.0)
 
 
 # --- notation -----------------------------------------------------------------------------
@@ -593,4 +594,30 @@ def test_is_legal_agrees_with_legal_moves(options: dict[str, str]) -> None:
                     candidates.add((start, n, CRUSH))
             for move in candidates:
                 assert fresh.is_legal(move) == (move in legal_set), game.format_move(state, move)
+            state = state.play(rng.choice(moves))
+
+
+@pytest.mark.parametrize("options", [{}, {"closer-applies-to-captures": "no"}])
+def test_is_legal_on_fresh_states_and_the_six_copy_layout(options: dict[str, str]) -> None:
+    """``is_legal`` on states with nothing cached (its no-search shortcuts for plain moves
+    and crushes), and ``spread`` kept up to date by ``play``."""
+    game = WhistlingCaptures(options)
+    spread = game.rules.rotations.spread
+    rng = random.Random(21)
+    for _ in range(3):
+        state = game.initial_state(2)
+        while state.to_move is not None:
+            assert state.spread == (spread(state.stones[0]), spread(state.stones[1]))
+            moves = state.legal_moves()
+            legal_set = set(moves)
+            text = game.encode(state)
+            mine = state.stones[state.turn]
+            candidates = set(rng.sample(moves, min(3, len(moves))))
+            for s in rng.sample(bits(mine), min(3, mine.bit_count())):
+                candidates.update((s, t, CRUSH) for t in bits(BOARD.adjacent[s]))
+                candidates.update((s, ray[0]) for ray in BOARD.rays[s] if ray)
+            for move in candidates:
+                assert game.decode(text).is_legal(move) == (move in legal_set), game.format_move(
+                    state, move
+                )
             state = state.play(rng.choice(moves))

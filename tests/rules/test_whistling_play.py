@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.core import Termination
-from referee.games.hexgeometry import DIRECTIONS, bits
+from referee.games.hex import DIRECTIONS, bits
 from referee.games.whistling import WhistlingCaptures, WhistlingState
 from referee.games.whistling.notation import BOARD, LETTERS
 from tests.golden import check_golden

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from referee.errors import InvalidPositionError
-from referee.games.hexgeometry import HexBoard, bits, hex_board
+from referee.games.hex import HexBoard, bits, hex_board
 
 SIDE = 8
 BOARD = hex_board(SIDE)

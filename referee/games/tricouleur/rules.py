@@ -19,7 +19,7 @@
   a capture (0 = never) the game is drawn. A seat with stones always has a legal
   action (rules file §2.6, checked by the tests), so no other ending exists.
 
-A move is a tuple of slots (see ``hexgeometry``): ``(from, to)`` for a slide, whose
+A move is a tuple of slots (see ``referee.games.hex``): ``(from, to)`` for a slide, whose
 victims follow from the position, and ``(from, to, REPLACE)`` for a replacement.
 Texts ``c8-c6`` and ``d9xe9``. ``legal_moves`` lists stones in reading order, and
 for each its replacements then its slides, directions E, W, NE, NW, SE, SW, nearest
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
 from referee.errors import InvalidMoveError, InvalidPositionError
-from referee.games.hexgeometry import HexBoard, Zones, bits, step_zones
+from referee.games.hex import HexBoard, Zones, bits, step_zones
 from referee.games.tricouleur import notation
 from referee.games.tricouleur.notation import BOARD, CELLS, NAMES
 
@@ -386,9 +386,17 @@ class Tricouleur(Game[TricouleurState, Move]):
         return notation.render(state.stones) + "\n" + status
 
     def score_unfinished(self, state: TricouleurState) -> tuple[tuple[int, ...], tuple[float, ...]]:
-        """Ranks by stones left (more is better); no scores."""
+        """Scores are the stones each seat has left, ranks follow from them (more is better).
+
+        The game has no in-game points and ends only when a seat loses its last stone
+        (or by the no-capture draw), so material is the measure of a game the referee
+        stops (move limit) and of the other seat after a forfeit. The scores appear in
+        the record's ``Score`` tag of such games (``14,9``); a game ended by the rules
+        has none. RULES.md says nothing about unfinished games. The built-in ``greedy``
+        bot evaluates positions by these scores (``Game.evaluate``).
+        """
         counts = (state.armies(0).bit_count(), state.armies(1).bit_count())
-        return ranks_from_scores(counts), ()
+        return ranks_from_scores(counts), (float(counts[0]), float(counts[1]))
 
 
 def _ended_by_last_mover(stones: tuple[int, ...], ply: int) -> bool:

@@ -3,7 +3,7 @@
 A whistling chain (rules file §3.5 C) moves one stone ``P0`` through legs ``P0 -> P1
 -> … -> Pm``; each leg is a straight slide through cells empty at that moment (``P0``
 itself is empty once the stone has left) that takes at least one enemy stone (see
-``hexgeometry``), and its victims leave the board when the leg ends. Each leg changes
+``referee.games.hex``), and its victims leave the board when the leg ends. Each leg changes
 direction (a reversal is a change). With the closer rule on captures, ``Pm`` must be
 strictly nearer (Euclidean) than ``P0`` to some enemy stone on the board at the start
 of the turn. Every prefix of a chain is itself a chain.
@@ -12,17 +12,22 @@ of the turn. Every prefix of a chain is itself a chain.
 chains and crushes (a crush counts 1) without listing the chains: a depth-first
 search per start stone, memoised on ``(cell, last direction, enemies left)`` (all the
 rest of a chain depends on). Only the stones that have a capturing first leg are
-searched (``HexBoard.whistlers``), a cell from which no slide could reach any enemy
+searched (``Rotations.whistlers``), a cell from which no slide could reach any enemy
 stone is a leaf at once (``HexBoard.sweep_any``), and the closer rule is evaluated
-only where a chain can stop. Listing the chains that reach ``M`` then follows only the
-branches whose memoised best completes exactly ``M``.
+only where a chain can stop. The end cells of a leg are taken in runs that share the
+same victims (found from ``HexBoard.projections``). Listing the chains that
+reach ``M`` then follows only the branches whose memoised best completes exactly ``M``.
+
+Checking one move (``exceeds``) needs less than ``M``: a move taking ``k`` stones is a
+maximum iff nothing takes more than ``k``, so every search starts with ``k`` as its
+floor (only better totals are followed) and stops at the first better capture.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from referee.games.hexgeometry import HexBoard, bits, nearer_to_some
+from referee.games.hex import HexBoard, bits, nearer_to_some
 
 NONE = -1
 """Best count of a node from which no chain can legally end."""
@@ -49,16 +54,31 @@ class CaptureSearch:
         "board",
         "closer_captures",
         "mine",
+        "spread",
         "theirs",
     )
 
-    def __init__(self, board: HexBoard, mine: int, theirs: int, closer_captures: bool) -> None:
+    def __init__(
+        self,
+        board: HexBoard,
+        mine: int,
+        theirs: int,
+        closer_captures: bool,
+        spread: tuple[int, int] | None = None,
+        whistlers: list[int] | None = None,
+    ) -> None:
+        """``spread``: ``mine`` and ``theirs`` in the layout of ``board.rotations``, which
+        makes the first tests much cheaper (computed here when not given); ``whistlers``:
+        ``whistlers()`` when the caller already knows it."""
         self.board = board
+        if spread is None:
+            spread = (board.rotations.spread(mine), board.rotations.spread(theirs))
+        self.spread = spread
         self.mine = mine
         self.theirs = theirs
         self.closer_captures = closer_captures
         self._maximum: int | None = None
-        self._whistlers: list[int] | None = None
+        self._whistlers = whistlers
         self._best: dict[int, int] = {}
         self._searches: dict[int, tuple[Node, Stop]] = {}
         self._enemies: list[tuple[int, int]] | None = None
@@ -68,15 +88,13 @@ class CaptureSearch:
 
     def crush_exists(self) -> bool:
         """Whether some stone of ``mine`` touches an enemy stone."""
-        return bool(self.board.dilate(self.mine) & self.theirs)
+        return bool(self.spread[0] >> 1 & self.spread[1])  # see ``Rotations.steps_onto``
 
     def whistlers(self) -> list[int]:
         """The stones of ``mine`` with a capturing first leg, in reading order."""
         found = self._whistlers
         if found is None:
-            board, mine, theirs = self.board, self.mine, self.theirs
-            found = bits(board.whistlers(mine, theirs, board.mask & ~(mine | theirs)))
-            self._whistlers = found
+            found = self._whistlers = self.board.rotations.whistlers(*self.spread)
         return found
 
     def maximum(self) -> int:
@@ -92,6 +110,24 @@ class CaptureSearch:
                     break
             self._maximum = found
         return found
+
+    def exceeds(self, count: int) -> bool:
+        """Whether some capture takes more than ``count`` stones (``count >= 0``): the
+        test of a move taking ``count``, cheaper than ``maximum()`` since every search
+        starts with ``count`` as its floor and stops at the first better capture."""
+        found = self._maximum
+        if found is not None:
+            return found > count
+        theirs = self.theirs
+        if count >= theirs.bit_count():
+            return False
+        if count == 0 and self.crush_exists():
+            return True
+        return any(self._search(p0)[0](p0, -1, theirs, count) > count for p0 in self.whistlers())
+
+    def settle(self, count: int) -> None:
+        """Record ``count`` as ``maximum()`` once a legal move is known to take it."""
+        self._maximum = count
 
     def closer(self, p0: int, end: int) -> bool:
         """Whether a chain from ``p0`` may stop on ``end`` under the closer rule."""
@@ -134,8 +170,9 @@ class CaptureSearch:
         stopping is no capture) with ``enemy`` left, ``NONE`` meaning that no chain can
         legally end from there. What cannot beat ``floor`` is not evaluated (in particular
         the closer rule where a chain could stop), and ``floor`` passes down the search as
-        a bound, so only values computed with ``floor`` below 0 are exact and memoised.
-        Created once per ``p0``.
+        a bound, so only values computed with ``floor`` below 0 are exact and memoised
+        (searches with a floor of 0 or more rarely meet the same node twice). Created once
+        per ``p0``.
         """
         found = self._searches.get(p0)
         if found is not None:
@@ -143,7 +180,7 @@ class CaptureSearch:
         memo: dict[tuple[int, int, int], int] = {}
         stops: dict[int, int] = {}
         board = self.board
-        lines, along, sweep_any = board.whistle_lines, board.along, board.sweep_any
+        lines, along = board.whistle_lines, board.along
         friends = self.mine ^ (1 << p0)
         closer = self.closer
 
@@ -154,55 +191,69 @@ class CaptureSearch:
             return value
 
         def node(p: int, last: int, enemy: int, floor: int) -> int:
-            key = (p, last, enemy)
-            result = memo.get(key)
-            if result is not None:
-                return result if result > floor else floor
-            if floor < NONE:
+            ceiling = enemy.bit_count()
+            if ceiling <= floor:  # even taking every stone left cannot beat ``floor``
+                return floor
+            if floor < 0:  # only exact values are memoised (bounded searches rarely meet)
+                key = (p, last, enemy)
+                known = memo.get(key)
+                if known is not None:
+                    return known
                 floor = NONE
             result = floor
-            ceiling = enemy.bit_count()
             occ = friends | enemy
             p_along = along[p]
-            for d, whole, mask, positive, ray, sweep in lines[p][last + 1]:
-                if not enemy & whole:
+            for line in lines[p][last + 1]:
+                hit = enemy & line[1]
+                if not hit:
                     continue
+                d, _, mask, positive, ray, sweep, proj, gate = line
                 blockers = occ & mask
                 if blockers:
                     if positive:
                         run = p_along[(blockers & -blockers).bit_length() - 1]
                     else:
                         run = p_along[blockers.bit_length() - 1]
-                    if run < 3 or not enemy & sweep[run - 1]:
+                    if run < 3:
+                        continue
+                    hit &= sweep[run - 1]
+                    if not hit:
                         continue
                 else:
                     run = len(ray)
-                seen = victims = count = rest = 0
-                for i in range(2, run):
-                    swept = sweep[i]
-                    if swept is not seen:  # the victims change only where the sweep does
-                        seen = swept
-                        victims = enemy & swept
-                        if victims:
-                            count = victims.bit_count()
-                            rest = enemy ^ victims
-                    if not victims:
-                        continue
-                    c = ray[i]
-                    if rest & sweep_any[c][d + 1]:
-                        # only a better total matters: the child need not beat result - count
-                        more = node(c, d, rest, result - count)
-                    elif count <= result:
-                        continue  # stopping on c (a leaf) cannot beat ``result``
-                    else:
-                        more = stop(c)
-                    if more >= 0:
-                        more += count
-                        if more > result:
-                            result = more
-                            if more == ceiling:  # every stone left: exact
-                                memo[key] = result
-                                return result
+                # A stone ``y`` of ``hit`` becomes a victim at ray index
+                # (P_d(y) - P_d(p) + 1) // 2 (see ``HexBoard.whistle_lines``); the victims,
+                # hence the rest, are the same for every end cell up to the next such index.
+                base = proj[p] - 1
+                if hit.bit_count() == 1:
+                    segments = [((proj[hit.bit_length() - 1] - base) >> 1, run, 1, enemy ^ hit)]
+                else:
+                    starts = sorted({(proj[y] - base) >> 1 for y in bits(hit)})
+                    starts.append(run)
+                    segments = []
+                    for j in range(len(starts) - 1):
+                        victims = enemy & sweep[starts[j]]
+                        segments.append(
+                            (starts[j], starts[j + 1], victims.bit_count(), enemy ^ victims)
+                        )
+                for first, end, count, rest in segments:
+                    for c in ray[first:end]:
+                        if rest & gate[c]:
+                            # only a better total matters: the child need not beat
+                            # result - count
+                            more = node(c, d, rest, result - count)
+                        elif count <= result:
+                            continue  # stopping on c (a leaf) cannot beat ``result``
+                        else:
+                            more = stop(c)
+                        if more >= 0:
+                            more += count
+                            if more > result:
+                                result = more
+                                if more == ceiling:  # every stone left: exact
+                                    if floor < 0:
+                                        memo[key] = result
+                                    return result
             if result < 0 and last >= 0:
                 result = stop(p)
             if floor < 0:

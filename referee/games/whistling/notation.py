@@ -25,10 +25,11 @@ last capture; ``ply`` the moves played.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from referee.errors import InvalidMoveError, InvalidPositionError
-from referee.games.hexgeometry import bits, hex_board
+from referee.games.hex import bits, hex_board
 
 SIDE = 11
 BOARD = hex_board(SIDE)
@@ -64,6 +65,25 @@ def parse_move(text: str) -> Move:
     :raises InvalidMoveError: not a chain of two or more cells joined by ``-``, nor two
         cells joined by ``x``, or a cell name that is not canonical.
     """
+    # Fast path for well-formed text; anything else gets the exact error below.
+    cells_of = CELLS
+    if "-" in text:
+        path = tuple([cells_of.get(name, -1) for name in text.split("-")])
+        if -1 not in path:
+            return path
+    else:
+        crush = _CRUSH_TEXT.fullmatch(text)
+        if crush is not None:
+            a, b = cells_of.get(crush[1], -1), cells_of.get(crush[2], -1)
+            if a >= 0 and b >= 0:
+                return (a, b, CRUSH)
+    return _parse_slowly(text)
+
+
+_CRUSH_TEXT = re.compile(r"([A-Za-z][0-9]+)x([A-Za-z][0-9]+)")
+
+
+def _parse_slowly(text: str) -> Move:
     cells: list[int] = []
     crush = False
     i, n = 0, len(text)

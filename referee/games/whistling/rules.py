@@ -17,7 +17,7 @@
   capture (0 = never) the game is drawn. A seat with stones always has a legal move
   (rules file §3.6, checked by the tests), so no other ending exists.
 
-A move is a tuple of slots (see ``hexgeometry``): the path ``(P0, …, Pm)`` of a slide
+A move is a tuple of slots (see ``referee.games.hex``): the path ``(P0, …, Pm)`` of a slide
 or chain, or ``(FROM, TO, CRUSH)``; text in ``notation``. ``legal_moves`` lists, when
 ``M = 0``, the plain moves by stone in reading order, directions E, W, NE, NW, SE, SW,
 nearest first; when ``M = 1`` the crushes (stone order, then direction) and then the
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
 from referee.errors import InvalidPositionError
-from referee.games.hexgeometry import HexBoard, bits
+from referee.games.hex import HexBoard, Rotations, bits
 from referee.games.whistling import notation
 from referee.games.whistling.chains import CaptureSearch
 from referee.games.whistling.notation import BOARD, CELLS, CRUSH, Move
@@ -49,6 +49,8 @@ class Rules:
     """The option values shared by every state of one game."""
 
     board: HexBoard
+    rotations: Rotations
+    """``board.rotations``: the layout of ``WhistlingState.spread``."""
     closer_captures: bool
     """Whether a chain must end closer to an enemy stone than it started."""
     draw_after: int
@@ -72,6 +74,9 @@ class WhistlingState(State[Move]):
     turn: int = field(compare=False)
     """The seat to move, -1 when the game is over."""
     rules: Rules = field(compare=False, repr=False)
+    spread: tuple[int, int] = field(compare=False, repr=False)
+    """``stones`` in the six-copy layout of ``Rules.rotations`` (kept up to date by
+    ``_apply``), for the capture search's whistle test."""
     _moves: tuple[Move, ...] | None = field(default=None, compare=False, repr=False)
     _search: CaptureSearch | None = field(default=None, compare=False, repr=False)
 
@@ -83,16 +88,20 @@ class WhistlingState(State[Move]):
     def to_move(self) -> Seat | None:
         return None if self.turn < 0 else self.turn
 
-    def captures(self) -> CaptureSearch:
-        """The capture search of the seat to move (cached; only for a game not over)."""
+    def captures(self, whistlers: list[int] | None = None) -> CaptureSearch:
+        """The capture search of the seat to move (cached; only for a game not over).
+        ``whistlers``: ``CaptureSearch.whistlers()`` if already known."""
         search = self._search
         if search is None:
             seat = self.turn
+            rules = self.rules
             search = CaptureSearch(
-                self.rules.board,
+                rules.board,
                 self.stones[seat],
                 self.stones[1 - seat],
-                self.rules.closer_captures,
+                rules.closer_captures,
+                (self.spread[seat], self.spread[1 - seat]),
+                whistlers,
             )
             object.__setattr__(self, "_search", search)
         return search
@@ -127,66 +136,105 @@ class WhistlingState(State[Move]):
         return tuple(board.closer_slides(mine, mine | theirs, theirs))
 
     def is_legal(self, move: Move) -> bool:
-        """Checks the one move against the position's maximum capture count, without
-        listing the other moves."""
-        if self.turn < 0 or type(move) is not tuple or len(move) < 2:
+        """Checks the one move, then that no capture takes more (``CaptureSearch.exceeds``),
+        without listing the other moves or always computing the maximum. A plain move
+        needs no search at all when no stone can step onto or whistle past an enemy."""
+        seat = self.turn
+        if seat < 0 or type(move) is not tuple or len(move) < 2:
             return False
-        board = self.rules.board
+        rules = self.rules
+        board = rules.board
         s = move[0]
         if type(s) is not int or s not in board.coords:
             return False
-        mine, theirs = self.stones[self.turn], self.stones[1 - self.turn]
+        mine, theirs = self.stones[seat], self.stones[1 - seat]
         if not mine >> s & 1:
             return False
         if len(move) == 3 and move[2] == CRUSH:
             t = move[1]
-            return (
+            if not (
                 type(t) is int
                 and t in board.coords
-                and bool(board.adjacent[s] >> t & 1 and theirs >> t & 1)
-                and self.max_capture() == 1
-            )
-        search = self.captures()
-        need = search.maximum()
-        if need == 0:
-            if len(move) != 2:
+                and board.adjacent[s] >> t & 1
+                and theirs >> t & 1
+            ):
                 return False
-            where = board.line[s].get(move[1]) if type(move[1]) is int else None
+            if self._search is None:
+                whistlers = rules.rotations.whistlers(self.spread[seat], self.spread[1 - seat])
+                if not whistlers:
+                    return True  # no whistle at all: a crush is a maximum capture
+                self.captures(whistlers)
+            count = 1
+        elif len(move) == 2 and type(move[1]) is int:
+            where = board.line[s].get(move[1])
             if where is None:
                 return False
             d, i = where
-            # With M = 0, no closer slide has victims (it would be a capture).
-            return not board.paths[s][d][i] & (mine | theirs) and bool(
-                theirs & board.zones[s][d][i]
-            )
-        return search.chain_count(move) == need and search.closer(s, move[-1])
+            if board.paths[s][d][i] & (mine | theirs):
+                return False
+            count = (theirs & board.sweeps[s][d][i]).bit_count()
+            if count == 0:  # a plain move: it must end closer, and no capture may exist
+                if not theirs & board.zones[s][d][i]:
+                    return False
+                if self._search is None:
+                    spread_mine, spread_theirs = self.spread[seat], self.spread[1 - seat]
+                    if spread_mine >> 1 & spread_theirs:  # a crush
+                        return False
+                    whistlers = rules.rotations.whistlers(spread_mine, spread_theirs)
+                    if not whistlers:
+                        return True
+                    self.captures(whistlers)
+            elif not self.captures().closer(s, move[1]):
+                return False
+        else:
+            count = self.captures().chain_count(move)
+            if count <= 0 or not self.captures().closer(s, move[-1]):
+                return False
+        search = self.captures()
+        if search.exceeds(count):
+            return False
+        search.settle(count)
+        return True
 
     def _apply(self, move: Move) -> WhistlingState:
         rules = self.rules
-        board = rules.board
+        copies = rules.rotations.bits_of
         seat = self.turn
         mine, theirs = self.stones[seat], self.stones[1 - seat]
+        spread_mine, spread_theirs = self.spread[seat], self.spread[1 - seat]
         s = move[0]
         if len(move) == 3 and move[2] == CRUSH:
             t = move[1]
             mine ^= (1 << s) | (1 << t)
             theirs ^= 1 << t
+            spread_mine ^= copies[s] | copies[t]
+            spread_theirs ^= copies[t]
             captured = True
         else:
+            line, sweeps = rules.board.line, rules.board.sweeps
             before = theirs
             p = s
             for nxt in move[1:]:
-                d, i = board.line[p][nxt]
-                theirs &= ~board.sweeps[p][d][i]
+                d, i = line[p][nxt]
+                theirs &= ~sweeps[p][d][i]
                 p = nxt
-            mine ^= (1 << s) | (1 << p)
+            mine ^= (1 << s) ^ (1 << p)  # ``^``: a chain may end where it started
+            spread_mine ^= copies[s] ^ copies[p]
             captured = theirs != before
+            taken = before ^ theirs
+            while taken:
+                low = taken & -taken
+                spread_theirs ^= copies[low.bit_length() - 1]
+                taken ^= low
         quiet = 0 if captured else self.quiet + 1
-        stones = (mine, theirs) if seat == 0 else (theirs, mine)
+        if seat == 0:
+            stones, spread = (mine, theirs), (spread_mine, spread_theirs)
+        else:
+            stones, spread = (theirs, mine), (spread_theirs, spread_mine)
         turn = 1 - seat
         if not theirs or (rules.draw_after and quiet >= rules.draw_after):
             turn = -1
-        return WhistlingState(stones, self.ply + 1, quiet, turn, rules)
+        return WhistlingState(stones, self.ply + 1, quiet, turn, rules, spread)
 
     def outcome(self) -> Outcome | None:
         if self.turn >= 0:
@@ -233,6 +281,7 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
         super().__init__(options)
         self.rules = Rules(
             board=BOARD,
+            rotations=BOARD.rotations,
             closer_captures=self.options["closer-applies-to-captures"] == "yes",
             draw_after=int(self.options["no-capture-draw"]),
         )
@@ -241,7 +290,13 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
         self.check_players(num_players)
         x = sum(1 << CELLS[name] for name in START_X.split())
         o = sum(1 << CELLS[name] for name in START_O.split())
-        return WhistlingState((x, o), 0, 0, 0, self.rules)
+        return self._state((x, o), 0, 0, 0)
+
+    def _state(self, stones: tuple[int, int], ply: int, quiet: int, turn: int) -> WhistlingState:
+        spread = self.rules.rotations.spread
+        return WhistlingState(
+            stones, ply, quiet, turn, self.rules, (spread(stones[0]), spread(stones[1]))
+        )
 
     def parse_move(self, state: WhistlingState, text: str) -> Move:
         """A slide or chain ``P0-P1-…-Pm`` or a crush ``FROMxTO``; legality is not checked.
@@ -292,7 +347,7 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
                     f"whistling-captures position {text!r}: only the seat to move can have "
                     "lost its stones"
                 )
-        return WhistlingState(raw.stones, raw.ply, raw.quiet, turn, self.rules)
+        return self._state(raw.stones, raw.ply, raw.quiet, turn)
 
     def render(self, state: WhistlingState) -> str:
         """The board in the source's layout, then whose turn it is."""
@@ -307,5 +362,14 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
         return notation.render(state.stones) + "\n" + status
 
     def score_unfinished(self, state: WhistlingState) -> tuple[tuple[int, ...], tuple[float, ...]]:
-        """Ranks by stones left (more is better); no scores."""
-        return ranks_from_scores((state.stones[0].bit_count(), state.stones[1].bit_count())), ()
+        """Scores are the stones each seat has left, ranks follow from them (more is better).
+
+        The game has no in-game points and ends only when a seat loses its stones (or by
+        the no-capture draw), so material is the measure of a game the referee stops
+        (move limit) and of the other seat after a forfeit. The scores appear in the
+        record's ``Score`` tag of such games (``17,12``); a game ended by the rules has
+        none. RULES.md says nothing about unfinished games. The built-in ``greedy`` bot
+        evaluates positions by these scores (``Game.evaluate``).
+        """
+        counts = (state.stones[0].bit_count(), state.stones[1].bit_count())
+        return ranks_from_scores(counts), (float(counts[0]), float(counts[1]))
