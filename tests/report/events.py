@@ -3,15 +3,12 @@ and the console script run in-process."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 import trio
 
 from tests.tournaments.local import bot_factory
-from tournaments.cli import main
 from tournaments.config import parse_config
 from tournaments.plan import Plan
 from tournaments.runner import run_tournament
@@ -49,14 +46,3 @@ def play(settings: dict[str, Any], out: Path) -> Path:
     plan = Plan.from_config(parse_config(settings, "test"), "test")
     trio.run(lambda: run_tournament(plan, out, factory=bot_factory(), workers=0))
     return out
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the console script's ``main`` in this process: (status, stdout, stderr)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys, "argv", ["referee", *args])
-        with pytest.raises(SystemExit) as info:
-            main()
-    captured = capsys.readouterr()
-    code = info.value.code
-    return (code if isinstance(code, int) else 0), captured.out, captured.err

@@ -10,7 +10,7 @@ import pytest
 from referee.adjudicate import adjudicate
 from referee.pictures import LastMove, position_svg
 from referee.record import GameRecord, MoveEntry, format_record, read_records
-from tests.report.events import cli
+from tests.clirun import cli
 from tournaments.html_adjudicate import build_adjudication_page
 from tournaments.html_replay import replay
 

@@ -12,7 +12,7 @@ import pytest
 from referee.core import Outcome, Termination
 from referee.pictures import LastMove, position_svg
 from referee.record import parse_records
-from tests.report.events import cli
+from tests.clirun import cli
 from tests.report.page import Page, read_page
 from tournaments.event_dir import Event, read_event
 from tournaments.html_chart import Series, line_chart

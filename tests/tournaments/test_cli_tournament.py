@@ -18,9 +18,9 @@ from referee.adjudicate import adjudicate_file
 from referee.record import GameRecord, read_records
 from referee.registry import GAMES
 from tests.c_build import build_trike_engine
+from tests.clirun import cli
 from tests.procs import live_with
 from tests.tournaments.local import bot_factory
-from tournaments.cli import main
 from tournaments.config import load_config
 from tournaments.journal import JournalError, hold_lock, read_journal
 from tournaments.plan import Plan
@@ -97,17 +97,6 @@ def test_demo_three_players(tmp_path: Path) -> None:
     text = render(summary)
     assert "Plackett-Luce" in text
     _assert_greedy_above_random(tmp_path / game, text)
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the console script's ``main`` in this process: (status, stdout, stderr)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys, "argv", ["referee", *args])
-        with pytest.raises(SystemExit) as info:
-            main()
-    captured = capsys.readouterr()
-    code = info.value.code
-    return (code if isinstance(code, int) else 0), captured.out, captured.err
 
 
 def test_tournament_from_options_and_standings_formats(

@@ -25,8 +25,8 @@ Texts ``c8-c6`` and ``d9xe9``. ``legal_moves`` lists stones in reading order, an
 for each its replacements then its slides, directions E, W, NE, NW, SE, SW, nearest
 first.
 
-``score_unfinished`` ranks the seats by stones left (more is better); the game has
-no in-game points, so no scores are reported.
+``score_unfinished`` ranks the seats by stones left (more is better) and reports those
+counts as the scores of a stopped game; a game ended by the rules has no in-game points.
 """
 
 from __future__ import annotations

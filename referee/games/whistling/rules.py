@@ -23,8 +23,8 @@ or chain, or ``(FROM, TO, CRUSH)``; text in ``notation``. ``legal_moves`` lists,
 nearest first; when ``M = 1`` the crushes (stone order, then direction) and then the
 chains; otherwise the chains, in the order of ``CaptureSearch.chains``.
 
-``score_unfinished`` ranks the seats by stones left (more is better); the game has
-no in-game points, so no scores are reported.
+``score_unfinished`` ranks the seats by stones left (more is better) and reports those
+counts as the scores of a stopped game; a game ended by the rules has no in-game points.
 """
 
 from __future__ import annotations
