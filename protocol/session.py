@@ -100,11 +100,11 @@ STDERR_LINE_BYTES = 1024
 WRITE_TIMEOUT = 10.0
 """How long ``send`` waits for room in a full input pipe unless given a deadline."""
 DRAIN_CHUNKS = 16
+"""At the end, at most this many chunks of unread stdout are copied to the transcript."""
 REAP_GRACE = 2.0
 """At the end, how long to wait for the engine's stray processes to die and be reaped."""
 REAP_POLL = 0.005
 """Seconds between looks at dying strays."""
-"""At the end, at most this many chunks of unread stdout are copied to the transcript."""
 
 
 @dataclass(frozen=True, slots=True)
