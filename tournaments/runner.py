@@ -43,13 +43,14 @@ from typing import Protocol
 
 import trio
 
+from tournaments.fdlimit import ensure_open_files, files_needed
 from tournaments.jobs import Job, SlotSetup
 from tournaments.journal import RESULTS, Journal, write_atomic, write_failed
 from tournaments.plan import Plan
 from tournaments.ratings import Pentanomial
 from tournaments.report import EventInfo, render, summarize
 from tournaments.schedule import Fixture, swiss_pairings, swiss_round_fixtures
-from tournaments.slot import GameReport, PlayerFactory, Slot
+from tournaments.slot import GameReport, PlayerFactory, Slot, default_cache_size
 from tournaments.standings import place_points, placement_points
 from tournaments.worker import cpu_times, open_workers, split_slots
 
@@ -135,7 +136,12 @@ async def open_slots(
     cpu: list[float] | None = None,
 ) -> AsyncIterator[Sequence[GameSlot]]:
     """``concurrency`` game slots: here (``workers == 0``) or in worker processes
-    (whose CPU seconds, theirs and their engines', go to ``cpu``)."""
+    (whose CPU seconds, theirs and their engines', go to ``cpu``).
+
+    :raises OpenFilesError: the open-file hard limit is too low for ``concurrency``
+        (checked before any engine starts; worker processes inherit the raised limit).
+    """
+    ensure_open_files(files_needed(concurrency, default_cache_size(setup)))
     if workers > 0:
         if factory is not None:
             raise ValueError("in-process players need workers=0")
