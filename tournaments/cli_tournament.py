@@ -26,10 +26,11 @@ from tournaments.event_dir import read_event
 from tournaments.journal import GAMES, read_journal
 from tournaments.plan import Plan
 from tournaments.progress import ProgressDisplay
-from tournaments.report import FORMATS, EventInfo, render, summarize
+from tournaments.report import FORMATS, render
 from tournaments.runner import Progress, RunResult, TournamentError, run_tournament
 from tournaments.signals import run_until_signalled
 from tournaments.slot import GameReport
+from tournaments.summary import EventInfo, summarize
 from tournaments.worker import WorkerError
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from referee.errors import RulesError
 from tournaments.journal import JournalError, read_journal
-from tournaments.report import EventInfo
 from tournaments.slot import GameReport
+from tournaments.summary import EventInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ tags, termination and moves, replayable position by position.
 
 Every table is the one ``referee standings`` prints: the same
 ``tournaments.event_dir.read_event`` reads the directory, the same
-``tournaments.report.summarize`` computes it and the same row builders lay it out;
+``tournaments.summary.summarize`` computes it and the same row builders lay it out;
 ``summary_json`` (what ``results.json`` holds) is embedded as
 ``<script id="results-data" type="application/json">``.
 
@@ -42,18 +42,16 @@ from tournaments.html_replay import (
     svg_picture,
 )
 from tournaments.report import (
-    Summary,
     crosstable_rows,
     elo_rows,
     pair_rows,
     rating_rows,
     sprt_line,
     standings_rows,
-    summarize,
-    summary_json,
     title,
 )
 from tournaments.slot import GameReport
+from tournaments.summary import Summary, summarize, summary_json
 from tournaments.timeline import llr_series, points_series, rating_series, timeline
 
 DEFAULT_MAX_POSITIONS = 5000

@@ -9,7 +9,7 @@ Layout of ``DIR``:
     * line 1, ``{"type": "tournament", "version": 1, "config": {...}, "info": {...},
       "created": ...}``: the validated configuration the tournament was started with,
       and what the tables need (entrant names, seats, games scheduled, points table,
-      SPRT: ``tournaments.report.EventInfo``);
+      SPRT: ``tournaments.summary.EventInfo``);
     * ``{"type": "game", "number": 17, "round": 2, "block": 8, "table": [0, 3],
       "seats": ["greedy-1", "random-2"], "outcome": {...}, "plies": 27,
       "record": "<the game's .tgn text>"}`` for each finished (scored) game;
@@ -106,7 +106,7 @@ class JournalState:
     config: dict[str, Any] | None = None
     """The configuration of the header line (None for an empty journal)."""
     info: dict[str, Any] | None = None
-    """The header's event info (``tournaments.report.EventInfo`` as JSON)."""
+    """The header's event info (``tournaments.summary.EventInfo`` as JSON)."""
     games: dict[int, GameReport] = field(default_factory=dict)
     """Finished games by number, in journal order."""
     voids: int = 0

@@ -23,7 +23,6 @@ from tournaments.config import ConfigError, TournamentConfig, option_texts
 from tournaments.engines import check_runnable, resolve_engine
 from tournaments.jobs import Job, SlotSetup
 from tournaments.openings import OpeningBook, OpeningError, derive_seed, read_openings
-from tournaments.ratings import Sprt
 from tournaments.schedule import (
     Fixture,
     block_size,
@@ -32,6 +31,7 @@ from tournaments.schedule import (
     static_schedule,
     swiss_total,
 )
+from tournaments.sprt import Sprt
 
 AnyGame = Game[Any, Any]
 

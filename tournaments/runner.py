@@ -43,15 +43,16 @@ from typing import Protocol
 
 import trio
 
+from tournaments.elo import Pentanomial
 from tournaments.fdlimit import ensure_open_files, files_needed
 from tournaments.jobs import Job, SlotSetup
 from tournaments.journal import RESULTS, Journal, write_atomic, write_failed
 from tournaments.plan import Plan
-from tournaments.ratings import Pentanomial
-from tournaments.report import EventInfo, render, summarize
+from tournaments.report import render
 from tournaments.schedule import Fixture, swiss_pairings, swiss_round_fixtures
 from tournaments.slot import GameReport, PlayerFactory, Slot, default_cache_size
 from tournaments.standings import place_points, placement_points
+from tournaments.summary import EventInfo, summarize
 from tournaments.worker import cpu_times, open_workers, split_slots
 
 VOID_ATTEMPTS = 3
@@ -189,7 +190,7 @@ class _Tally:
     """Running points per entrant (for the progress line) and the SPRT's counts.
 
     Incremental, so the cost per game does not grow with the tournament; the
-    SPRT follows ``tournaments.report.summarize`` exactly (pentanomial over
+    SPRT follows ``tournaments.summary.summarize`` exactly (pentanomial over
     completed seat-swapped pairs when the games come in pairs, else W/D/L).
     """
 

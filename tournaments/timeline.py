@@ -2,7 +2,7 @@
 
 Pure. The games are taken in journal order (the order they finished). Each sample
 holds the numbers the charts plot, computed on that prefix by the very functions and
-in the very game order ``tournaments.report.summarize`` uses (``standings``,
+in the very game order ``tournaments.summary.summarize`` uses (``standings``,
 ``elo_wdl``, ``plackett_luce``; ``summarize`` itself for the SPRT), so every number on
 a chart is the number the tables would have shown at that moment. Only those numbers
 are computed: a whole summary per sample would fit Plackett–Luce ratings that a
@@ -19,10 +19,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.ratings import elo_wdl, plackett_luce
-from tournaments.report import EventInfo, summarize
+from tournaments.elo import elo_wdl
+from tournaments.plackett_luce import plackett_luce
 from tournaments.slot import GameReport
 from tournaments.standings import standings
+from tournaments.summary import EventInfo, summarize
 
 MAX_SAMPLES = 120
 """Most prefixes summarized."""

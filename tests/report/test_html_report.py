@@ -19,8 +19,8 @@ from tournaments.html_chart import Series, line_chart
 from tournaments.html_replay import FramePool, replay
 from tournaments.html_report import FORFEITS, build_report, forfeit_rows
 from tournaments.journal import RESULTS, read_journal
-from tournaments.report import EventInfo, summarize
 from tournaments.slot import GameReport
+from tournaments.summary import EventInfo, summarize
 
 
 @pytest.fixture(scope="module")

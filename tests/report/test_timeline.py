@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tournaments.event_dir import read_event
-from tournaments.report import summarize
+from tournaments.summary import summarize
 from tournaments.timeline import (
     MAX_SAMPLES,
     MIN_SAMPLES,

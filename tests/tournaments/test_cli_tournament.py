@@ -24,8 +24,9 @@ from tests.tournaments.local import bot_factory
 from tournaments.config import load_config
 from tournaments.journal import JournalError, hold_lock, read_journal
 from tournaments.plan import Plan
-from tournaments.report import EventInfo, render, summarize, summary_json
+from tournaments.report import render
 from tournaments.runner import run_tournament
+from tournaments.summary import EventInfo, summarize, summary_json
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tournaments" / "examples"

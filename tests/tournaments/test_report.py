@@ -7,20 +7,18 @@ import json
 import math
 
 from referee.core import Outcome, Termination
-from tournaments.ratings import Rating
+from tournaments.plackett_luce import Rating
 from tournaments.report import (
     UNDEFINED_BAR,
-    EventInfo,
     elo_rows,
     error_bar,
     pair_rows,
     rating_rows,
     render,
     standings_rows,
-    summarize,
-    summary_json,
 )
 from tournaments.slot import GameReport
+from tournaments.summary import EventInfo, summarize, summary_json
 
 
 def _report(number: int, seats: tuple[str, ...], outcome: Outcome) -> GameReport:

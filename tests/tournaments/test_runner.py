@@ -23,9 +23,10 @@ from tests.tournaments.local import bot_factory
 from tournaments.config import parse_config
 from tournaments.journal import GAMES, JOURNAL, RESULTS, JournalError, hold_lock, read_journal
 from tournaments.plan import Plan
-from tournaments.report import EventInfo, render, summarize
+from tournaments.report import render
 from tournaments.runner import Progress, RunResult, TournamentError, run_tournament
 from tournaments.slot import GameReport, PlayerFactory, TranscriptSink
+from tournaments.summary import EventInfo, summarize
 
 FOUR = [
     {"name": "greedy-1", "command": "greedy --seed 1"},
