@@ -9,13 +9,19 @@ import json
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from referee.adjudicate import adjudicate
 from referee.games.tricolor import Tricolor, TricolorState
-from referee.games.tricolor.configs import completed, on_board
+from referee.games.tricolor import configs as configs_module
+from referee.games.tricolor.configs import completed, configs_for, on_board
+from referee.games.tricolor.geometry import Board
 from referee.perft import perft
+from referee.record import build_record
 from tests.rules.test_perft import PERFT_DIR, load_cases
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -158,6 +164,96 @@ def test_thousand_random_games(n: int) -> None:
     assert min(lengths) >= 1 and max(lengths) <= 3 * n * n
     assert draws > 0  # equal points share the first rank
     assert extras > 0
+
+
+# --- big boards: a replay checks each move without listing moves or configurations -------
+
+
+def _random_texts(game: Tricolor, seed: int, plies: int) -> tuple[list[str], TricolorState]:
+    """The move texts of the first ``plies`` plies of a random game (fewer if it ends)."""
+    rng = random.Random(seed)
+    state = game.initial_state(2)
+    texts: list[str] = []
+    while len(texts) < plies and state.to_move is not None:
+        move = rng.choice(state.legal_moves())
+        texts.append(game.format_move(state, move))
+        state = state.play(move)
+    return texts, state
+
+
+@pytest.mark.parametrize(("n", "plies"), [(6, 10**6), (64, 300)])
+def test_replay_neither_lists_moves_nor_every_configuration(
+    monkeypatch: pytest.MonkeyPatch, n: int, plies: int
+) -> None:
+    """Adjudicating a record (n = 6: to the end; n = 64, the largest: 300 plies) checks each
+    move with one bit test (``is_legal``) and each placement's few configurations
+    (``Configs.of``): the move lister and the whole-board configuration walks are never
+    called. Either one per ply made a 4-move record at n = 64 take ~20 s. A ``Start``
+    position is decoded with exactly one walk (its score check)."""
+    game = Tricolor({"n": str(n)})
+    texts, final = _random_texts(game, n, plies)
+    assert (final.to_move is None) == (n == 6)
+    record = build_record(game, ["a", "b"], texts, final.outcome())
+    calls: Counter[str] = Counter()
+
+    def counted(owner: object, name: str) -> None:
+        original = getattr(owner, name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, wrapper)
+
+    counted(TricolorState, "legal_moves")
+    counted(Board, "moves_of")
+    counted(configs_module, "_whole_board")
+    counted(configs_module, "_vertex_configs")
+    counted(configs_module, "_all_triangles")
+    assert adjudicate(record).confirmed
+    assert calls == Counter()
+
+    middle = len(texts) // 2
+    state = game.initial_state(2)
+    for text in texts[:middle]:
+        state = state.play(game.parse_move(state, text))
+    started = build_record(
+        game, ["a", "b"], texts[middle:], final.outcome(), start=game.encode(state)
+    )
+    assert adjudicate(started).confirmed
+    assert calls == Counter(_vertex_configs=1, _all_triangles=1)
+
+
+@pytest.mark.parametrize(("n", "rim"), [(1, True), (2, False), (5, True), (5, False)])
+def test_per_move_configurations_match_the_whole_board_lists(n: int, rim: bool) -> None:
+    """``Configs.of`` (offsets around a position's vertices) and the whole-board lists
+    (a walk over every vertex and triangle) are two derivations of the same sets."""
+    cfg = configs_for(n, rim)
+    board = cfg.board
+    expected: dict[int, list[list[tuple[int, ...]]]] = {}
+    for kind, masks in enumerate((cfg.crowns, cfg.stars, cfg.hexagons)):
+        for ids in masks:
+            for move in ids:
+                expected.setdefault(move, [[], [], []])[kind].append(ids)
+    bordering: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    neighbours = dict(cfg.triangles)
+    for move in board.index.values():
+        cover = board.tmask[move]
+        own = {cover.bit_length() - 1, (cover & -cover).bit_length() - 1}
+        for bit in own:
+            for near in neighbours[bit]:
+                if near not in own:
+                    bordering.setdefault(move, []).append((near, neighbours[near]))
+    for move in board.index.values():
+        mine = cfg.of(move)
+        got = [
+            sorted(tuple(sorted((*others, move))) for others in found)
+            for found in (mine.crowns, mine.stars, mine.hexagons)
+        ]
+        assert got == [sorted(ids) for ids in expected.get(move, [[], [], []])], move
+        assert sorted((t, tuple(sorted(near))) for t, near in mine.empties) == sorted(
+            (t, tuple(sorted(near))) for t, near in bordering.get(move, [])
+        )
 
 
 # --- a real match -----------------------------------------------------------------------

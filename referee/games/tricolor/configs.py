@@ -14,17 +14,22 @@ off-board entries are invalid). Then:
   ``{O(i,j), Y(i,j-1), G(i-1,j)}`` placed (three obtuse angles at ``V``);
 - an **empty triangle** is an empty triangle whose on-board edge neighbours are all covered.
 
-A configuration is made of specific pieces, so crowns, stars and hexagons are masks of
-move ids (the placed set must contain the mask); an empty triangle is a coverage bit with
-the coverage mask of its neighbours. A placement *completes* those containing its piece
-(for empty triangles: bordering its piece) that are whole after it and were not before.
-Everything is precomputed per board side and option (``configs_for``) and indexed by
-move id, so a placement checks only the few configurations it can complete.
+A configuration is made of specific pieces, so crowns, stars and hexagons are sets of
+move ids (every one must be placed); an empty triangle is a coverage bit index with those
+of its on-board neighbours. A placement *completes* those containing its piece (for empty
+triangles: bordering its piece) that are whole after it and were not before.
+
+Nothing is listed per board up front: ``Configs.of(move)`` derives the few configurations
+of one position from the geometry (offsets around its vertices) on first use and caches
+them, so a placement checks only what it can complete and a board costs nothing until its
+positions are played. (Listing every configuration of ``n = 64`` as masks of move ids took
+many seconds and over a gigabyte, so adjudicating a short record on a big board hung.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
 
@@ -35,7 +40,6 @@ from referee.games.tricolor.geometry import (
     Board,
     board_for,
     l_valid,
-    position_valid,
     r_valid,
     vertex_interior,
     vertex_on_board,
@@ -92,131 +96,281 @@ class Completion(NamedTuple):
         return (self.crowns > 0 or self.stars > 0) and self.hexagons == 0 and self.empty == 0
 
 
+class MoveConfigs(NamedTuple):
+    """The configurations one position belongs to, as the *other* pieces' move ids."""
+
+    crowns: tuple[tuple[int, ...], ...]
+    """Per crown containing the position, the move ids of its two other pieces."""
+    stars: tuple[tuple[int, ...], ...]
+    """Per star containing the position, the move ids of its five other pieces."""
+    hexagons: tuple[tuple[int, ...], ...]
+    """Per hexagon containing the position, the move ids of its two other pieces."""
+    empties: tuple[tuple[int, tuple[int, ...]], ...]
+    """Per triangle bordering the piece, its coverage bit index and those of its on-board
+    neighbours (the ones it needs covered to be an empty triangle)."""
+
+
+class WholeBoard(NamedTuple):
+    """Every configuration of a board, each as the sorted move ids of its pieces."""
+
+    crowns: tuple[tuple[int, ...], ...]
+    crown_vertices: tuple[tuple[int, int], ...]
+    stars: tuple[tuple[int, ...], ...]
+    star_vertices: tuple[tuple[int, int], ...]
+    hexagons: tuple[tuple[int, ...], ...]
+    hexagon_vertices: tuple[tuple[int, int], ...]
+    triangles: tuple[tuple[int, tuple[int, ...]], ...]
+    """Every triangle as ``(coverage bit index, bit indices of its on-board neighbours)``."""
+
+
+# For a colour, the two vertices where its position (i, j) has an acute angle, as offsets
+# (di, dj) of V from (i, j) with the index of the position in A(V); then the two vertices
+# where it has an obtuse angle, with the index of the hexagon triple (hexagon_triples).
+_ACUTE: tuple[tuple[tuple[int, int, int], ...], ...] = (
+    ((1, -1, 0), (0, 1, 3)),  # orange: A(i+1,j-1)[0], A(i,j+1)[3]
+    ((0, 0, 1), (1, 1, 4)),  # green: A(i,j)[1], A(i+1,j+1)[4]
+    ((-1, 1, 2), (1, 0, 5)),  # yellow: A(i-1,j+1)[2], A(i+1,j)[5]
+)
+_OBTUSE: tuple[tuple[tuple[int, int, int], ...], ...] = (
+    ((1, 0, 0), (0, 0, 1)),  # orange: first triple at V(i+1,j), second at V(i,j)
+    ((0, 1, 0), (1, 0, 1)),  # green: first at V(i,j+1), second at V(i+1,j)
+    ((0, 0, 0), (0, 1, 1)),  # yellow: first at V(i,j), second at V(i,j+1)
+)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Configs:
-    """Every configuration of one board side and ``rim-crowns`` choice, indexed by move id."""
+    """The configurations of one board side and ``rim-crowns`` choice.
+
+    Nothing is listed up front: ``of(move)`` derives the few configurations of one
+    position from the geometry on first use and caches them, so the cost of a board is
+    paid per position actually placed, not per board (at ``n = 64`` listing every
+    configuration took many seconds and over a gigabyte). The whole-board lists
+    (``crowns``, ``stars``, …) are built only when asked for (tests, small boards).
+    """
 
     board: Board
     rim_crowns: bool
-    crowns: tuple[int, ...]
-    """Masks of move ids, one per crown."""
-    crown_vertices: tuple[tuple[int, int], ...]
-    """The vertex of each crown, parallel to ``crowns``."""
-    stars: tuple[int, ...]
-    star_vertices: tuple[tuple[int, int], ...]
-    hexagons: tuple[int, ...]
-    hexagon_vertices: tuple[tuple[int, int], ...]
-    triangles: tuple[tuple[int, int], ...]
-    """Every triangle as ``(coverage bit, coverage mask of its on-board neighbours)``."""
-    crowns_of: tuple[tuple[int, ...], ...]
-    """Per move id, the crowns that contain it."""
-    stars_of: tuple[tuple[int, ...], ...]
-    hexagons_of: tuple[tuple[int, ...], ...]
-    empties_of: tuple[tuple[tuple[int, int], ...], ...]
-    """Per move id, ``(bit, neighbours)`` of each triangle bordering its piece."""
+    _per_move: dict[int, MoveConfigs] = field(default_factory=dict, repr=False)
+    """``of``'s cache."""
+    _near: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    """Per coverage bit index, those of the triangle's on-board neighbours (a cache)."""
+
+    def of(self, move: int) -> MoveConfigs:
+        """The configurations containing (for empty triangles: bordering) the position
+        ``move``, which must be a valid position."""
+        found = self._per_move.get(move)
+        if found is None:
+            found = self._per_move[move] = _move_configs(self, move)
+        return found
+
+    @property
+    def whole(self) -> WholeBoard:
+        """Every configuration of the board (built on first use, cached per ``n``)."""
+        return _whole_board(self.board.n, self.rim_crowns)
+
+    @property
+    def crowns(self) -> tuple[tuple[int, ...], ...]:
+        """Every crown, as the sorted move ids of its three pieces."""
+        return self.whole.crowns
+
+    @property
+    def crown_vertices(self) -> tuple[tuple[int, int], ...]:
+        """The vertex of each crown, parallel to ``crowns``."""
+        return self.whole.crown_vertices
+
+    @property
+    def stars(self) -> tuple[tuple[int, ...], ...]:
+        return self.whole.stars
+
+    @property
+    def star_vertices(self) -> tuple[tuple[int, int], ...]:
+        return self.whole.star_vertices
+
+    @property
+    def hexagons(self) -> tuple[tuple[int, ...], ...]:
+        return self.whole.hexagons
+
+    @property
+    def hexagon_vertices(self) -> tuple[tuple[int, int], ...]:
+        return self.whole.hexagon_vertices
+
+    @property
+    def triangles(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        return self.whole.triangles
 
 
-def _tri_bit(board: Board, kind: str, i: int, j: int) -> int:
-    return board.r_bit(i, j) if kind == "R" else board.l_bit(i, j)
+def _tri_index(board: Board, kind: str, i: int, j: int) -> int:
+    """The coverage bit index of ``R(i,j)`` or ``L(i,j)``."""
+    return board.cell(i, j) + (0 if kind == "R" else board.plane)
 
 
 def _on_board(n: int, kind: str, i: int, j: int) -> bool:
     return r_valid(n, i, j) if kind == "R" else l_valid(n, i, j)
 
 
-@cache
-def configs_for(n: int, rim_crowns: bool) -> Configs:
-    """The configurations of the board of side ``n`` (cached).
+def _neighbours(board: Board, kind: str, i: int, j: int) -> tuple[int, ...]:
+    """The bit indices of the on-board edge neighbours of a triangle."""
+    return tuple(
+        _tri_index(board, *nb) for nb in triangle_neighbours(kind, i, j) if _on_board(board.n, *nb)
+    )
 
-    :raises ValueError: ``n < 1``.
-    """
-    board = board_for(n)
 
-    def mask(positions: tuple[Pos, ...]) -> int:
-        return sum(1 << board.move_id(c, i, j) for c, i, j in positions)
+def _sector_ids(board: Board, i: int, j: int) -> list[int]:
+    """The move ids of ``A(V(i,j))``, -1 for the off-board entries."""
+    n, width, plane, valid = board.n, board.width, board.plane, board.valid_ids
+    ids = []
+    for colour, di, dj in _SECTORS:
+        a, b = i + di + n, j + dj + n  # 0 <= a, b < 2n on the board
+        move = colour * plane + a * width + b
+        ids.append(move if 0 <= a < width and 0 <= b < width and valid[move] else -1)
+    return ids
 
-    crowns: list[int] = []
-    crown_vertices: list[tuple[int, int]] = []
-    stars: list[int] = []
-    star_vertices: list[tuple[int, int]] = []
-    hexagons: list[int] = []
-    hexagon_vertices: list[tuple[int, int]] = []
+
+_HEXAGONS = hexagon_triples(0, 0)
+"""``hexagon_triples`` as offsets from the vertex."""
+
+_SECTORS = acute_sectors(0, 0)
+"""``acute_sectors`` as offsets from the vertex."""
+
+
+def _move_configs(configs: Configs, move: int) -> MoveConfigs:
+    board, rim_crowns, known = configs.board, configs.rim_crowns, configs._near
+    n = board.n
+    colour, i, j = board.position_of(move)
+    crowns: list[tuple[int, ...]] = []
+    stars: list[tuple[int, ...]] = []
+    hexagons: list[tuple[int, ...]] = []
+    for di, dj, k in _ACUTE[colour]:
+        a, b = i + di, j + dj
+        if not vertex_on_board(n, a, b):
+            continue
+        ids = _sector_ids(board, a, b)
+        if rim_crowns or vertex_interior(n, a, b):
+            for start in (k - 2, k - 1, k):
+                first, second = ids[(start + 1) % 6], ids[(start + 2) % 6]
+                others = [x for x in (ids[start], first, second) if x != move]
+                if min(others) >= 0:
+                    crowns.append(tuple(others))
+        if min(ids) >= 0:
+            stars.append(tuple(x for x in ids if x != move))
+    width, plane = board.width, board.plane
+    for di, dj, t in _OBTUSE[colour]:
+        a, b = i + di, j + dj
+        if vertex_interior(n, a, b):
+            base = (a + n) * width + b + n  # the cell of V(a, b)'s R(a, b)
+            hexagons.append(
+                tuple(
+                    x
+                    for x in (c * plane + base + oi * width + oj for c, oi, oj in _HEXAGONS[t])
+                    if x != move
+                )
+            )
+    r_cell = move - colour * plane
+    l_cell = r_cell + board.l_offset[colour]
+    own = (r_cell, plane + l_cell)
+    empties: list[tuple[int, tuple[int, ...]]] = []
+    for near in _near_r(board, r_cell) + _near_l(board, l_cell):
+        if near not in own:
+            around = known.get(near)
+            if around is None:
+                around = known[near] = _near(board, near)
+            empties.append((near, around))
+    return MoveConfigs(tuple(crowns), tuple(stars), tuple(hexagons), tuple(empties))
+
+
+def _near(board: Board, bit: int) -> tuple[int, ...]:
+    """The bit indices of the on-board neighbours of the triangle of coverage bit ``bit``."""
+    plane = board.plane
+    return _near_r(board, bit) if bit < plane else _near_l(board, bit - plane)
+
+
+def _near_r(board: Board, cell: int) -> tuple[int, ...]:
+    """The bit indices of the on-board neighbours of the R triangle at ``cell``:
+    ``L(i,j-1)``, ``L(i-1,j)``, ``L(i,j)``."""
+    n, width = board.n, board.width
+    i, j = board.coords[cell]
+    at = board.plane + cell
+    return tuple(
+        at + offset
+        for ni, nj, offset in ((i, j - 1, -1), (i - 1, j, -width), (i, j, 0))
+        if -n <= ni <= n - 1 and -n <= nj <= n - 1 and -n - 1 <= ni + nj <= n - 2
+    )
+
+
+def _near_l(board: Board, cell: int) -> tuple[int, ...]:
+    """The bit indices of the on-board neighbours of the L triangle at ``cell``:
+    ``R(i,j)``, ``R(i+1,j)``, ``R(i,j+1)``."""
+    n, width = board.n, board.width
+    i, j = board.coords[cell]
+    return tuple(
+        cell + offset
+        for ni, nj, offset in ((i, j, 0), (i + 1, j, width), (i, j + 1, 1))
+        if -n <= ni <= n - 1 and -n <= nj <= n - 1 and -n <= ni + nj <= n - 1
+    )
+
+
+def _vertex_configs(
+    board: Board, rim_crowns: bool
+) -> Iterator[tuple[str, tuple[int, int], tuple[int, ...]]]:
+    """Every crown, star and hexagon of the board as ``(kind, vertex, sorted move ids)``."""
+    n = board.n
     for i in range(-n, n + 1):
         for j in range(-n, n + 1):
             if not vertex_on_board(n, i, j):
                 continue
             interior = vertex_interior(n, i, j)
-            sectors = acute_sectors(i, j)
-            ok = [position_valid(n, *pos) for pos in sectors]
+            ids = _sector_ids(board, i, j)
             if interior or rim_crowns:
                 for k in range(6):
-                    triple = tuple(sectors[(k + d) % 6] for d in range(3))
-                    if all(ok[(k + d) % 6] for d in range(3)):
-                        crowns.append(mask(triple))
-                        crown_vertices.append((i, j))
-            if all(ok):
-                stars.append(mask(sectors))
-                star_vertices.append((i, j))
+                    triple = [ids[(k + d) % 6] for d in range(3)]
+                    if min(triple) >= 0:
+                        yield "crown", (i, j), tuple(sorted(triple))
+            if min(ids) >= 0:
+                yield "star", (i, j), tuple(sorted(ids))
             if interior:
-                for triple in hexagon_triples(i, j):
-                    hexagons.append(mask(triple))
-                    hexagon_vertices.append((i, j))
+                for hexagon in hexagon_triples(i, j):
+                    yield "hexagon", (i, j), tuple(sorted(board.move_id(*p) for p in hexagon))
 
-    triangles: list[tuple[int, int]] = []
-    neighbours_of: dict[int, int] = {}
+
+def _all_triangles(board: Board) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Every triangle as ``(bit index, bit indices of its on-board neighbours)``."""
+    n = board.n
     for kind in ("R", "L"):
         for i in range(-n, n):
             for j in range(-n, n):
-                if not _on_board(n, kind, i, j):
-                    continue
-                bit = _tri_bit(board, kind, i, j)
-                near = sum(
-                    _tri_bit(board, *nb)
-                    for nb in triangle_neighbours(kind, i, j)
-                    if _on_board(n, *nb)
-                )
-                triangles.append((bit, near))
-                neighbours_of[bit] = near
+                if _on_board(n, kind, i, j):
+                    yield _tri_index(board, kind, i, j), _neighbours(board, kind, i, j)
 
-    moves = 3 * board.plane
-    crowns_of: list[list[int]] = [[] for _ in range(moves)]
-    stars_of: list[list[int]] = [[] for _ in range(moves)]
-    hexagons_of: list[list[int]] = [[] for _ in range(moves)]
-    empties_of: list[tuple[tuple[int, int], ...]] = [() for _ in range(moves)]
-    for table, masks in ((crowns_of, crowns), (stars_of, stars), (hexagons_of, hexagons)):
-        for m in masks:
-            rest = m
-            while rest:
-                low = rest & -rest
-                table[low.bit_length() - 1].append(m)
-                rest ^= low
-    for move, cover in enumerate(board.tmask):
-        if not cover:
-            continue
-        bordering: list[tuple[int, int]] = []
-        for bit in (cover & -cover, cover & (cover - 1)):
-            near = neighbours_of[bit] & ~cover
-            while near:
-                low = near & -near
-                bordering.append((low, neighbours_of[low]))
-                near ^= low
-        empties_of[move] = tuple(bordering)
 
-    return Configs(
-        board=board,
-        rim_crowns=rim_crowns,
-        crowns=tuple(crowns),
-        crown_vertices=tuple(crown_vertices),
-        stars=tuple(stars),
-        star_vertices=tuple(star_vertices),
-        hexagons=tuple(hexagons),
-        hexagon_vertices=tuple(hexagon_vertices),
-        triangles=tuple(triangles),
-        crowns_of=tuple(tuple(t) for t in crowns_of),
-        stars_of=tuple(tuple(t) for t in stars_of),
-        hexagons_of=tuple(tuple(t) for t in hexagons_of),
-        empties_of=tuple(empties_of),
+@cache
+def _whole_board(n: int, rim_crowns: bool) -> WholeBoard:
+    board = board_for(n)
+    lists: dict[str, tuple[list[tuple[int, ...]], list[tuple[int, int]]]] = {
+        kind: ([], []) for kind in ("crown", "star", "hexagon")
+    }
+    for kind, vertex, ids in _vertex_configs(board, rim_crowns):
+        lists[kind][0].append(ids)
+        lists[kind][1].append(vertex)
+    (crowns, crown_v), (stars, star_v), (hexagons, hexagon_v) = lists.values()
+    return WholeBoard(
+        tuple(crowns),
+        tuple(crown_v),
+        tuple(stars),
+        tuple(star_v),
+        tuple(hexagons),
+        tuple(hexagon_v),
+        tuple(_all_triangles(board)),
     )
+
+
+@cache
+def configs_for(n: int, rim_crowns: bool) -> Configs:
+    """The configurations of the board of side ``n`` (cached; cheap, see ``Configs``).
+
+    :raises ValueError: ``n < 1``.
+    """
+    return Configs(board_for(n), rim_crowns)
 
 
 def completed(configs: Configs, placed: int, covered: int, move: int) -> Completion:
@@ -226,28 +380,44 @@ def completed(configs: Configs, placed: int, covered: int, move: int) -> Complet
     """
     placed |= 1 << move
     covered |= configs.board.tmask[move]
+    mine = configs.of(move)
+
+    def whole(others: tuple[int, ...]) -> bool:
+        return all(placed >> x & 1 for x in others)
+
     return Completion(
-        crowns=sum(1 for m in configs.crowns_of[move] if placed & m == m),
-        stars=sum(1 for m in configs.stars_of[move] if placed & m == m),
-        hexagons=sum(1 for m in configs.hexagons_of[move] if placed & m == m),
+        crowns=sum(1 for others in mine.crowns if whole(others)),
+        stars=sum(1 for others in mine.stars if whole(others)),
+        hexagons=sum(1 for others in mine.hexagons if whole(others)),
         empty=sum(
             1
-            for bit, near in configs.empties_of[move]
-            if not covered & bit and covered & near == near
+            for bit, near in mine.empties
+            if not covered >> bit & 1 and all(covered >> x & 1 for x in near)
         ),
     )
+
+
+def _flags(mask: int, size: int) -> str:
+    """``mask`` as a string of ``size`` characters, ``"1"`` at index ``k`` iff bit ``k`` is set."""
+    return format(mask, f"0{size}b")[::-1]
 
 
 def on_board(configs: Configs, placed: int, covered: int, *, crowns: bool = True) -> Completion:
     """Every complete configuration of a position (each was completed by exactly one move).
 
     With ``crowns=False`` the crowns, which score nothing, are not counted (reported as 0).
+    One pass over the vertices and triangles, O(n²): used to check a decoded position.
     """
-    return Completion(
-        crowns=sum(1 for m in configs.crowns if placed & m == m) if crowns else 0,
-        stars=sum(1 for m in configs.stars if placed & m == m),
-        hexagons=sum(1 for m in configs.hexagons if placed & m == m),
-        empty=sum(
-            1 for bit, near in configs.triangles if not covered & bit and covered & near == near
-        ),
+    board = configs.board
+    pieces = _flags(placed, 3 * board.plane)
+    cover = _flags(covered, 2 * board.plane)
+    counts = {"crown": 0, "star": 0, "hexagon": 0}
+    for kind, _, ids in _vertex_configs(board, configs.rim_crowns):
+        if (crowns or kind != "crown") and all(pieces[x] == "1" for x in ids):
+            counts[kind] += 1
+    empty = sum(
+        1
+        for bit, near in _all_triangles(board)
+        if cover[bit] == "0" and all(cover[x] == "1" for x in near)
     )
+    return Completion(counts["crown"], counts["star"], counts["hexagon"], empty)

@@ -10,7 +10,8 @@ Coordinates are those of shared/rules/trichess-tricolor-trike.md §2.1:
   orange ``O(i,j) = R(i,j) ∪ L(i,j-1)`` (horizontal long diagonal),
   green ``G(i,j) = R(i,j) ∪ L(i,j)`` (rising), yellow ``Y(i,j) = R(i,j) ∪ L(i-1,j)`` (falling).
 
-Bit layout (everything below is computed once per ``n`` by ``board_for``): with
+Bit layout (``board_for`` builds O(n²) tables once per ``n``; the per-move-id views
+``tmask``, ``names`` and ``index`` compute their entries on access): with
 ``W = 2n`` the *cell* of ``(i, j)`` is ``(i+n)·W + (j+n)``, in ``0 .. W²-1``. Triangle
 ``R(i,j)`` is bit ``cell`` and ``L(i,j)`` bit ``PLANE + cell`` of a coverage mask
 (``PLANE = W²``). The position of colour ``c`` at ``(i, j)`` has the id
@@ -22,8 +23,11 @@ few big-int operations (``free_cells``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
+from typing import overload
 
 ORANGE, GREEN, YELLOW = 0, 1, 2
 """Colour numbers; the k-th placement of a game has colour ``k % 3``."""
@@ -72,9 +76,125 @@ def position_name(colour: int, i: int, j: int) -> str:
     return f"{LETTERS[colour]}({i},{j})"
 
 
+_NAME = re.compile(r"([OGY])\((0|-?[1-9][0-9]{0,5}),(0|-?[1-9][0-9]{0,5})\)")
+"""Canonical move text: the colour letter, ``(i,j)`` in decimal without ``+``, leading zeros
+or spaces."""
+
+
+class CoverMasks(Sequence[int]):
+    """Per move id, the coverage bits of its two triangles; 0 if invalid.
+
+    Computed on access (two shifts) instead of stored: at ``n = 64`` a stored table would
+    hold 49,152 ints of up to 32,768 bits each.
+    """
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def __len__(self) -> int:
+        return 3 * self._board.plane
+
+    @overload
+    def __getitem__(self, move: int) -> int: ...
+    @overload
+    def __getitem__(self, move: slice) -> Sequence[int]: ...
+    def __getitem__(self, move: int | slice) -> int | Sequence[int]:
+        if isinstance(move, slice):
+            return [self[k] for k in range(len(self))[move]]
+        board = self._board
+        if move < 0:
+            move += 3 * board.plane
+        if not 0 <= move < 3 * board.plane:
+            raise IndexError(move)
+        if not board.valid_ids[move]:
+            return 0
+        colour, cell = divmod(move, board.plane)
+        return (1 << cell) | (1 << (board.plane + cell + board.l_offset[colour]))
+
+
+class MoveNames(Sequence[str]):
+    """Per move id, its canonical text; ``""`` if invalid (computed on first access)."""
+
+    __slots__ = ("_board", "_known")
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+        self._known: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return 3 * self._board.plane
+
+    @overload
+    def __getitem__(self, move: int) -> str: ...
+    @overload
+    def __getitem__(self, move: slice) -> Sequence[str]: ...
+    def __getitem__(self, move: int | slice) -> str | Sequence[str]:
+        if isinstance(move, slice):
+            return [self[k] for k in range(len(self))[move]]
+        if move < 0:
+            move += len(self)
+        name = self._known.get(move)
+        if name is None:
+            board = self._board
+            if not 0 <= move < 3 * board.plane:
+                raise IndexError(move)
+            name = position_name(*board.position_of(move)) if board.valid_ids[move] else ""
+            self._known[move] = name
+        return name
+
+
+class MoveIndex(Mapping[str, int]):
+    """Canonical text to move id, for exactly the valid positions (parsed on access).
+
+    Iterates in move id order.
+    """
+
+    __slots__ = ("_board", "_known")
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+        self._known: dict[str, int] = {}
+        """The valid texts parsed so far (invalid ones are not kept)."""
+
+    def __getitem__(self, text: str) -> int:
+        if type(text) is not str:
+            raise KeyError(text)
+        move = self._known.get(text)
+        if move is not None:
+            return move
+        board = self._board
+        found = _NAME.fullmatch(text)
+        if found is None:
+            raise KeyError(text)
+        i, j = int(found[2]), int(found[3])
+        n = board.n
+        if not (-n <= i < n and -n <= j < n):
+            raise KeyError(text)
+        move = board.move_id(LETTERS.index(found[1]), i, j)
+        if not board.valid_ids[move]:
+            raise KeyError(text)
+        self._known[text] = move
+        return move
+
+    def __iter__(self) -> Iterator[str]:
+        board = self._board
+        for move, ok in enumerate(board.valid_ids):
+            if ok:
+                yield position_name(*board.position_of(move))
+
+    def __len__(self) -> int:
+        return 3 * self._board.per_colour
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Board:
-    """The precomputed geometry of one board side ``n``. Compare boards by ``n``."""
+    """The precomputed geometry of one board side ``n``. Compare boards by ``n``.
+
+    Everything stored is O(n²) small ints or a handful of masks; the per-move-id views
+    (``tmask``, ``names``, ``index``) compute their entries on access.
+    """
 
     n: int
     """Side of the hexagon in triangle edges."""
@@ -88,12 +208,10 @@ class Board:
     """Cell bits of every L triangle (the L plane shifted down by ``plane``)."""
     valid: tuple[int, int, int]
     """Per colour, the cell bits of its valid positions."""
-    tmask: tuple[int, ...]
-    """Per move id (``3·plane`` entries), the coverage bits of its two triangles; 0 if invalid."""
-    names: tuple[str, ...]
-    """Per move id, its canonical text; ``""`` if invalid."""
-    index: dict[str, int]
-    """Canonical text to move id, for exactly the valid positions."""
+    valid_ids: bytes
+    """Per move id (``3·plane`` entries), 1 if it is a position on the board, else 0."""
+    l_offset: tuple[int, int, int]
+    """Per colour, the cell of a position's L triangle minus the cell of its R triangle."""
     coords: tuple[tuple[int, int], ...]
     """``(i, j)`` of every cell."""
     triangles: int
@@ -110,6 +228,17 @@ class Board:
     """Per character of ``rows_template``, its cell (-1 for a ``/``)."""
     byte_moves: tuple[tuple[dict[int, tuple[int, ...]], ...], ...]
     """Per colour and byte ``k`` of a cell mask, byte value to its move ids (a cache)."""
+    tmask: CoverMasks = field(init=False)
+    """Per move id (``3·plane`` entries), the coverage bits of its two triangles; 0 if invalid."""
+    names: MoveNames = field(init=False)
+    """Per move id, its canonical text; ``""`` if invalid."""
+    index: MoveIndex = field(init=False)
+    """Canonical text to move id, for exactly the valid positions."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tmask", CoverMasks(self))
+        object.__setattr__(self, "names", MoveNames(self))
+        object.__setattr__(self, "index", MoveIndex(self))
 
     def cell(self, i: int, j: int) -> int:
         """The cell of ``(i, j)``; the caller keeps ``-n <= i, j < n``."""
@@ -163,7 +292,7 @@ class Board:
 
 @cache
 def board_for(n: int) -> Board:
-    """The geometry of the hexagon of side ``n`` (cached).
+    """The geometry of the hexagon of side ``n`` (cached; O(n²) work and memory).
 
     :raises ValueError: ``n < 1``.
     """
@@ -172,32 +301,32 @@ def board_for(n: int) -> Board:
     width = 2 * n
     plane = width * width
     coords = tuple((c // width - n, c % width - n) for c in range(plane))
-    all_r = sum(1 << c for c, (i, j) in enumerate(coords) if r_valid(n, i, j))
-    all_l = sum(1 << c for c, (i, j) in enumerate(coords) if l_valid(n, i, j))
+    valid_ids = bytearray(3 * plane)
+    all_r = all_l = 0
     valid = [0, 0, 0]
-    tmask = [0] * (3 * plane)
-    names = [""] * (3 * plane)
+    for i in range(-n, n):
+        row = (i + n) * width
+        for j in range(-n, n):
+            cell = row + j + n
+            if r_valid(n, i, j):
+                all_r |= 1 << cell
+            if l_valid(n, i, j):
+                all_l |= 1 << cell
+            for colour in (ORANGE, GREEN, YELLOW):
+                if position_valid(n, colour, i, j):
+                    valid_ids[colour * plane + cell] = 1
     for colour in (ORANGE, GREEN, YELLOW):
-        for cell, (i, j) in enumerate(coords):
-            if not position_valid(n, colour, i, j):
-                continue
-            valid[colour] |= 1 << cell
-            (ri, rj), (li, lj) = position_triangles(colour, i, j)
-            move = colour * plane + cell
-            r_cell = (ri + n) * width + (rj + n)
-            l_cell = (li + n) * width + (lj + n)
-            tmask[move] = (1 << r_cell) | (1 << (plane + l_cell))
-            names[move] = position_name(colour, i, j)
+        valid[colour] = _bits_of(valid_ids[colour * plane : (colour + 1) * plane])
     r_rows = tuple(
         tuple((i + n) * width + (j + n) for j in range(-n, n) if r_valid(n, i, j))
         for i in range(n - 1, -n - 1, -1)
     )
     slot = [0] * plane
     cells_at: list[int] = []
-    for row in r_rows:
+    for row_cells in r_rows:
         if cells_at:
             cells_at.append(-1)  # the '/'
-        for cell in row:
+        for cell in row_cells:
             slot[cell] = len(cells_at)
             cells_at.append(cell)
     return Board(
@@ -207,15 +336,23 @@ def board_for(n: int) -> Board:
         all_r=all_r,
         all_l_cells=all_l,
         valid=(valid[0], valid[1], valid[2]),
-        tmask=tuple(tmask),
-        names=tuple(names),
-        index={name: move for move, name in enumerate(names) if name},
+        valid_ids=bytes(valid_ids),
+        l_offset=(-1, 0, -width),
         coords=coords,
         triangles=all_r.bit_count() + all_l.bit_count(),
         per_colour=valid[0].bit_count(),
         r_rows=r_rows,
-        rows_template="/".join("." * len(row) for row in r_rows),
+        rows_template="/".join("." * len(row_cells) for row_cells in r_rows),
         slot=tuple(slot),
         slot_cells=tuple(cells_at),
         byte_moves=tuple(tuple({} for _ in range((plane + 7) // 8)) for _ in range(3)),
     )
+
+
+def _bits_of(flags: bytes | bytearray) -> int:
+    """The int with bit ``k`` set exactly where ``flags[k]`` is nonzero."""
+    text = bytes(flags[::-1]).translate(_DIGITS)
+    return int(text, 2) if text else 0
+
+
+_DIGITS = bytes.maketrans(b"\x00\x01", b"01")

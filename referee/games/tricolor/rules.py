@@ -106,20 +106,29 @@ class TricolorState(State[int]):
     def _apply(self, move: int) -> TricolorState:
         cfg = self.configs
         board = cfg.board
+        mine = cfg.of(move)
         placed = self.placed | (1 << move)
-        covered = self.covered | board.tmask[move]
+        colour, cell = divmod(move, board.plane)
+        covered = self.covered | (1 << cell) | (1 << (board.plane + cell + board.l_offset[colour]))
         gain = 0
-        for bit, near in cfg.empties_of[move]:
-            if not covered & bit and covered & near == near:
-                gain -= 1
+        for bit, near in mine.empties:
+            if not covered >> bit & 1:
+                for x in near:
+                    if not covered >> x & 1:
+                        break
+                else:
+                    gain -= 1
         blocked = gain < 0  # an empty triangle forbids the extra move
-        for m in cfg.hexagons_of[move]:
-            if placed & m == m:
+        for a, b in mine.hexagons:
+            if placed >> a & 1 and placed >> b & 1:
                 gain += 1
                 blocked = True
         stars = 0
-        for m in cfg.stars_of[move]:
-            if placed & m == m:
+        for others in mine.stars:
+            for x in others:
+                if not placed >> x & 1:
+                    break
+            else:
                 stars += 1
         gain += stars
         extra = False
@@ -127,8 +136,8 @@ class TricolorState(State[int]):
             if stars:
                 extra = True
             else:
-                for m in cfg.crowns_of[move]:
-                    if placed & m == m:
+                for a, b in mine.crowns:
+                    if placed >> a & 1 and placed >> b & 1:
                         extra = True
                         break
         mover = self.turn
