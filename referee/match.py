@@ -56,7 +56,9 @@ FAILURE_POLICY: dict[type[EngineError], Termination] = {
 }
 """Termination of an engine failure after the first move request (before it: VOID)."""
 
-DEFAULT_MAX_PLIES = 10_000
+DEFAULT_MAX_PLIES = 20_000
+"""Move limit unless the caller sets one: above the longest game that always ends by the
+rules (Tricolor on its largest board, n = 64: at most 3·64² = 12,288 placements)."""
 
 
 def termination_of(error: EngineError) -> Termination:

@@ -21,6 +21,7 @@ from referee.adjudicate import adjudicate_file, format_verdict, verdict_to_json
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.errors import RulesError
+from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
 from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
@@ -158,7 +159,7 @@ def play_command(
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Append records to this .tgn.")] = None,
-    max_plies: Annotated[int, typer.Option("--max-plies", min=1)] = 10_000,
+    max_plies: Annotated[int, typer.Option("--max-plies", min=1)] = DEFAULT_MAX_PLIES,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
 ) -> None:
     """Play GAMES games between the engines, seats rotated each game; print standings."""

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.match import DEFAULT_MAX_PLIES
 from tournaments.cluster_config import ClusterConfig
 
 OptionValue = str | int | float | bool
@@ -95,7 +96,7 @@ class OpeningsConfig(_Model):
 class AdjudicationConfig(_Model):
     """When the referee ends a game itself."""
 
-    max_plies: int = Field(default=10_000, ge=1)
+    max_plies: int = Field(default=DEFAULT_MAX_PLIES, ge=1)
     """Move limit; the game is then scored by the game's own ``score_unfinished``."""
 
 

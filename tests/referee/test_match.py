@@ -20,8 +20,9 @@ from protocol.errors import (
 from protocol.messages import GameOver
 from referee.clock import TimeControl
 from referee.core import Termination
-from referee.match import FAILURE_POLICY, play_game
+from referee.match import DEFAULT_MAX_PLIES, FAILURE_POLICY, play_game
 from referee.players import GameSetup, MoveRequest, PlayerReply
+from referee.registry import make_game
 from tests.fakegame import CountGame
 
 Script = Sequence[str | float | EngineError | None]
@@ -192,3 +193,10 @@ def test_every_engine_error_has_a_termination() -> None:
     assert classes
     for cls in classes:
         assert any(base in FAILURE_POLICY for base in cls.__mro__), cls
+
+
+def test_the_default_move_limit_lets_the_longest_bounded_game_end_by_its_rules() -> None:
+    # Every Tricolor ply places one lozenge on two of the 6n² triangles: at most 3n² plies.
+    (size,) = [o for o in make_game("tricolor").option_specs if o.name == "n"]
+    assert size.maximum is not None
+    assert 3 * size.maximum**2 <= DEFAULT_MAX_PLIES
