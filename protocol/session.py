@@ -1,14 +1,12 @@
-"""A live engine process speaking the protocol: ``EngineSession`` (the only trio code here).
+"""The conversation with a live engine: ``EngineSession`` (over ``protocol.process``).
 
-Use ``async with EngineSession.open(spec) as session:``. Inside ``open``:
-
-* the process starts through ``trio.run_process`` in a nursery, in a new session
-  (so in its own process group), with all three standard streams piped;
-* a drain task copies stderr into the transcript, so a chatty engine never
-  blocks on a full stderr pipe;
-* the task that runs the process notes its exit and wakes a pending read, so a
-  crash is seen even when a grandchild keeps stdout open and EOF never comes;
-* the handshake runs (``rgp 1`` ... ``rgpok``), then ``spec.options`` are set.
+Use ``async with EngineSession.open(spec) as session:``. Inside ``open``, the
+engine's program is started as an ``EngineProcess`` (``protocol.process``: its own
+process group, stderr drained into the transcript, its exit noticed, resource
+limits, nothing left behind), then the handshake runs (``rgp 1`` ... ``rgpok``)
+and ``spec.options`` are set. This module owns everything said over the pipes;
+``protocol.process`` owns the process and the pipes themselves. They are the only
+modules of ``protocol`` that import trio.
 
 Stdout is read by the task that waits for a reply, straight from the
 non-blocking pipe, and framed by a ``LineBuffer`` that belongs to the session:
@@ -21,13 +19,16 @@ the referee returns from the write, so a stamp taken after it can miss the engin
 whole thinking time.) (A separate reader task feeding
 a memory channel costs one more scheduler pass per line: measured 78 against
 29 microseconds per round trip with an instant C engine, so this path is direct.)
+The process's exit wakes a pending read (``EngineProcess.on_exit``), so a crash is
+seen even when a grandchild keeps stdout open and EOF never comes.
 
 When the block ends, however it ends (return, exception, cancellation), the
 session sends ``quit`` and closes stdin under a shielded grace period, waits for
-the exit, then signals the whole process group (SIGTERM, then SIGKILL): nothing
-the engine started outlives the block (nor what left the group with ``setsid``:
-``protocol.reaper``), and the engine itself is reaped. Output
-the engine left unread goes to the transcript (a bounded amount).
+the exit and copies output the engine left unread to the transcript (a bounded
+amount); then the process's block ends: the whole process group is signalled
+(SIGTERM, then SIGKILL), what left the group with ``setsid`` is reaped too
+(``protocol.reaper``), and so is the engine itself. Nothing the engine started
+outlives the block.
 
 Every failure is an ``EngineError`` subclass, raised bare (never inside an
 ``ExceptionGroup``), so callers can write ``except EngineError``. POSIX only
@@ -39,18 +40,13 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import resource
-import signal
-import subprocess
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from itertools import count
-from typing import cast
 
 import trio
 
-from protocol import reaper
 from protocol.codec import format_command, format_reply, parse_reply
 from protocol.errors import (
     EngineError,
@@ -60,7 +56,7 @@ from protocol.errors import (
     EngineTimeoutError,
     ProtocolViolation,
 )
-from protocol.lines import MAX_LINE_BYTES, LineBuffer, LossyLineBuffer
+from protocol.lines import MAX_LINE_BYTES, LineBuffer
 from protocol.messages import (
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
@@ -84,27 +80,20 @@ from protocol.messages import (
     Resign,
     SetOption,
 )
+from protocol.process import CHUNK_BYTES, EngineProcess, describe_exit
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
-CHUNK_BYTES = 1 << 16
-"""Bytes asked for per read of stdout or stderr."""
+__all__ = ["EngineSession", "MoveAnswer", "describe_exit"]
+
 MAX_INFOS = 100
 """``info`` texts kept per move request (the last ones); all are in the transcript."""
 EXIT_AFTER_EOF_GRACE = 0.1
 """After EOF on stdout, how long to wait for the exit status to put in the message."""
-KILL_GRACE = 0.5
-"""Between SIGTERM and SIGKILL to the process group."""
-STDERR_LINE_BYTES = 1024
-"""Longest stderr line kept (the rest of the line is dropped)."""
 WRITE_TIMEOUT = 10.0
 """How long ``send`` waits for room in a full input pipe unless given a deadline."""
 DRAIN_CHUNKS = 16
 """At the end, at most this many chunks of unread stdout are copied to the transcript."""
-REAP_GRACE = 2.0
-"""At the end, how long to wait for the engine's stray processes to die and be reaped."""
-REAP_POLL = 0.005
-"""Seconds between looks at dying strays."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,59 +122,6 @@ def _shown(line: str, limit: int = 80) -> str:
     return repr(line if len(line) <= limit else line[: limit - 3] + "...")
 
 
-def _unwrap(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The single leaf of a group of one (nested groups flattened), else the group itself."""
-    exc: BaseException = group
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    # The group outlives its leader while any member lives, and Linux does not
-    # reuse a pid that still names a process group, so signalling by pgid after
-    # the leader was reaped reaches only our engine's descendants.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
-
-
-async def _terminate_then_kill_group(proc: trio.Process) -> None:
-    """``deliver_cancel`` for ``run_process``: SIGTERM the group, wait, SIGKILL it."""
-    _signal_group(proc.pid, signal.SIGTERM)
-    await trio.sleep(KILL_GRACE)
-    _signal_group(proc.pid, signal.SIGKILL)
-
-
-def describe_exit(returncode: int | None) -> str:
-    """``"exited with code 3"``, ``"was killed by signal 9 (SIGKILL)"``, ``"is still running"``."""
-    if returncode is None:
-        return "is still running"
-    if returncode >= 0:
-        return f"exited with code {returncode}"
-    try:
-        name = signal.Signals(-returncode).name
-    except ValueError:
-        return f"was killed by signal {-returncode}"
-    return f"was killed by signal {-returncode} ({name})"
-
-
-def _fileno(stream: object) -> int:
-    return cast(trio.lowlevel.FdStream, stream).fileno()
-
-
-def _limit_resources(pid: int, spec: EngineSpec) -> None:
-    """Apply the spec's resource limits to the fresh process (Linux ``prlimit``).
-
-    Set from outside just after the spawn rather than in the child before ``exec``:
-    trio spawns from a worker thread, where a ``preexec_fn`` is unsafe. The engine
-    has not read its first command yet, so it runs under the limits from the start
-    of the game.
-    """
-    for which, value in spec.resource_limits():
-        with contextlib.suppress(ProcessLookupError):
-            resource.prlimit(pid, which, (value, value))
-
-
 class EngineSession:
     """A running engine that has completed the handshake.
 
@@ -211,7 +147,8 @@ class EngineSession:
         """``option`` replies of the handshake, in the engine's order."""
         self._buffer = LineBuffer(max_line_bytes)
         self._lines: deque[tuple[str, float]] = deque()
-        self._proc: trio.Process | None = None
+        self._process: EngineProcess | None = None
+        # Until ``_attach``: no pipes, and an exit that never comes.
         self._stdin_fd = -1
         self._stdout_fd = -1
         self._exited = trio.Event()
@@ -219,8 +156,6 @@ class EngineSession:
         self._fatal: EngineError | None = None
         self._pings: set[str] = set()
         self._ping_counter = count(1)
-        self._tag = reaper.new_tag()
-        """In the engine's environment: finds its descendants that left its group."""
 
     # --- lifetime ----------------------------------------------------------------------
 
@@ -253,55 +188,34 @@ class EngineSession:
         if transcript is None:
             transcript = Transcript(origin=trio.current_time())
         session = cls(_PRIVATE, spec, transcript, max_line_bytes=max_line_bytes)
-        try:
-            async with trio.open_nursery() as nursery:
-                try:
-                    await session._start(nursery, start_timeout)
-                except BaseException:
-                    # A failed start gets no quit: the group is signalled at once.
-                    nursery.cancel_scope.cancel()
-                    raise
+        deadline = trio.current_time() + start_timeout
+        async with EngineProcess.open(spec, transcript) as process:
+            session._attach(process)
+            try:
+                # A failed start gets no quit: the process's block signals the group at once.
+                await session._start(deadline, start_timeout)
                 try:
                     yield session
                 finally:
                     await session._stop(quit_grace)
-                    nursery.cancel_scope.cancel()
-        except BaseExceptionGroup as group:
-            leaf = _unwrap(group)
-            if leaf is group:
-                raise
-            # Re-raise the leaf as it was: a plain ``raise`` here would chain the group
-            # into its __context__.
-            context = leaf.__context__
-            try:
-                raise leaf
             finally:
-                leaf.__context__ = context
-                del leaf, context, group
-        finally:
-            await session._release()
+                # The process closes the pipes as its block ends; a later call must
+                # not reach whatever file reuses their numbers.
+                session._stdin_fd = session._stdout_fd = -1
 
-    async def _start(self, nursery: trio.Nursery, start_timeout: float) -> None:
+    def _attach(self, process: EngineProcess) -> None:
+        """Talk through ``process`` from now on; its exit wakes a waiting read or write."""
+        self._process = process
+        # Copies of the process's pipe ends and exit event: the per-ply path
+        # (``_write``, ``_read``) uses them without a hop through the process.
+        self._stdin_fd = process.stdin_fd
+        self._stdout_fd = process.stdout_fd
+        self._exited = process.exited
+        process.on_exit = self._wake_reader
+
+    async def _start(self, deadline: float, start_timeout: float) -> None:
+        """Shake hands and set ``spec.options`` by ``deadline``; failures as ``open``'s."""
         spec = self.spec
-        deadline = trio.current_time() + start_timeout
-        self._note(f"start {spec.command_line()}")
-        reaper.become_subreaper()  # the engine's orphans come back to us: _reap_strays
-        try:
-            proc: trio.Process = await nursery.start(self._run_process)
-        except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            # OSError: no such program or cwd, not executable; ValueError: a NUL in argv.
-            if isinstance(exc, OSError) and exc.strerror:
-                reason = f"{exc.filename or spec.argv[0]}: {exc.strerror}"
-            else:
-                reason = str(exc) or type(exc).__name__
-            message = f"cannot start engine {spec.name!r}: {reason}"
-            self._note(message)
-            raise EngineStartError(message) from None
-        self._proc = proc
-        _limit_resources(proc.pid, spec)
-        self._stdin_fd, self._stdout_fd = _fileno(proc.stdin), _fileno(proc.stdout)
-        assert proc.stderr is not None
-        nursery.start_soon(self._drain_stderr, proc.stderr)
         try:
             await self._handshake(deadline)
             if spec.options:
@@ -320,43 +234,12 @@ class EngineSession:
             self._note(message)
             raise EngineStartError(message) from None
 
-    async def _run_process(self, *, task_status: trio.TaskStatus[trio.Process]) -> None:
-        """Run the engine until it exits; then note it and wake a read that waits on stdout."""
-        spec = self.spec
-        completed = await trio.run_process(
-            spec.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            check=False,
-            cwd=spec.cwd,
-            env=self._environment(),
-            start_new_session=True,
-            deliver_cancel=_terminate_then_kill_group,
-            task_status=task_status,
-        )
-        self._exited.set()
-        self._note(f"process {describe_exit(completed.returncode)}")
+    def _wake_reader(self) -> None:
+        """``on_exit`` of the process: wake a read or write that waits on a pipe."""
         if self._waiting is not None:
             # The reader re-reads once (whatever the engine wrote before exiting is
             # already in the pipe) and then reports the exit.
             self._waiting.cancel()
-
-    async def _drain_stderr(self, stream: trio.abc.ReceiveStream) -> None:
-        buffer = LossyLineBuffer(STDERR_LINE_BYTES)
-        record = self.transcript.stderr
-        while True:
-            try:
-                chunk = await stream.receive_some(CHUNK_BYTES)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                chunk = b""
-            now = trio.current_time()
-            if not chunk:
-                for line in buffer.flush():
-                    record(now, line)
-                return
-            for line in buffer.feed(chunk):
-                record(now, line)
 
     async def _stop(self, quit_grace: float) -> None:
         """Send ``quit``, close stdin, wait for the exit; shielded, at most ``quit_grace``."""
@@ -369,50 +252,13 @@ class EngineSession:
                 with contextlib.suppress(EngineError):
                     await self._write(self._encode((Quit(),)), math.inf, "quit")
                 # EOF on stdin: engines that ignore ``quit`` still see the end of input.
-                await self._close_stdin()
+                self._stdin_fd = -1
+                assert self._process is not None
+                await self._process.close_stdin()
                 await self._exited.wait()
         if not self._exited.is_set():
             self._note(f"no exit within {quit_grace:g} s of quit: killing the process group")
         self._drain_stdout()
-
-    async def _close_stdin(self) -> None:
-        proc = self._proc
-        if proc is not None and proc.stdin is not None and self._stdin_fd >= 0:
-            self._stdin_fd = -1
-            with trio.CancelScope(shield=True):
-                await proc.stdin.aclose()
-
-    async def _release(self) -> None:
-        """After the nursery: kill stragglers of the group and close our pipe ends."""
-        proc = self._proc
-        if proc is None:
-            return
-        # Members of the group that outlived the leader or ignored SIGTERM.
-        _signal_group(proc.pid, signal.SIGKILL)
-        await self._reap_strays(proc.pid)
-        await self._close_stdin()
-        self._stdout_fd = -1
-        with trio.CancelScope(shield=True):
-            for stream in (proc.stdout, proc.stderr):
-                if stream is not None:
-                    await stream.aclose()
-
-    def _environment(self) -> dict[str, str]:
-        """The engine's environment: the spec's, tagged for ``protocol.reaper``."""
-        env = self.spec.environment(os.environ) or dict(os.environ)
-        env[reaper.TAG_VARIABLE] = self._tag
-        return env
-
-    async def _reap_strays(self, group: int) -> None:
-        """Kill and reap the engine's descendants that were orphaned to us: those that
-        left its process group (``setsid``) and the zombies of those that did not
-        (we are their subreaper: ``protocol.reaper``)."""
-        strays = reaper.Strays(self._tag, group)
-        with trio.CancelScope(shield=True):
-            for _ in range(round(REAP_GRACE / REAP_POLL)):
-                if not strays.sweep():
-                    return
-                await trio.sleep(REAP_POLL)  # dying strays: no event tells us, so poll
 
     def _drain_stdout(self) -> None:
         """Copy output nobody read (a late move, farewell lines) to the transcript."""
@@ -435,23 +281,23 @@ class EngineSession:
     @property
     def pid(self) -> int:
         """The engine's process id, which is also its process group id."""
-        assert self._proc is not None
-        return self._proc.pid
+        assert self._process is not None
+        return self._process.pid
 
     @property
     def alive(self) -> bool:
         """True while the process runs and no fatal error (EOF, exit, bad framing) was seen."""
         return (
-            self._proc is not None
+            self._process is not None
             and self._fatal is None
             and not self._exited.is_set()
-            and self._proc.returncode is None
+            and self._process.returncode is None
         )
 
     @property
     def returncode(self) -> int | None:
         """The exit status once the process has exited (negative: killed by that signal)."""
-        return None if self._proc is None else self._proc.returncode
+        return None if self._process is None else self._process.returncode
 
     # --- writing -----------------------------------------------------------------------
 
@@ -484,12 +330,12 @@ class EngineSession:
             return
         # The pipe is full: the engine is not reading. Wait, but not past the deadline,
         # and not past the engine's exit (a grandchild may keep the pipe open).
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
+        process = self._process
+        assert process is not None
         with trio.move_on_at(deadline) as scope:
             self._waiting = scope
             try:
-                await proc.stdin.send_all(memoryview(data)[written:])
+                await process.send_all(memoryview(data)[written:])
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 raise self._fail(self._terminated("closed its input")) from None
             finally:

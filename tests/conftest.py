@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+from hypothesis import settings
+
+# No per-example deadline: a loaded 2-core machine can take a second for what usually
+# takes a millisecond, and a test must not fail for that. In CI (CI=true) the examples
+# are derandomized, so a run there repeats exactly; locally every run explores anew.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true") else "dev")
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository root: the working directory bots are started in."""

@@ -1,0 +1,300 @@
+"""An engine program as a process group that never outlives its block: ``EngineProcess``.
+
+This module knows how to run a program and how to get rid of it; it knows nothing of
+the protocol spoken over its pipes (that is ``protocol.session``, the only other module
+here that imports trio). Use ``async with EngineProcess.open(spec, transcript) as process:``.
+Inside ``open``:
+
+* the program starts through ``trio.run_process`` in a nursery, in a new session (so
+  in its own process group), with all three standard streams piped, the spec's
+  environment tagged for ``protocol.reaper`` and the spec's resource limits applied;
+* a drain task copies stderr into the transcript, so a chatty engine never blocks on
+  a full stderr pipe;
+* the task that runs the process sets ``exited`` when it exits and then calls
+  ``on_exit``, so a reader blocked on stdout learns of the exit even when a
+  grandchild keeps the pipe open and EOF never comes.
+
+The block's body owns the pipes: it writes ``stdin_fd`` and reads ``stdout_fd``
+directly (both non-blocking), and may ``close_stdin`` to ask the program to finish.
+When the block ends, however it ends (return, exception, cancellation), the group is
+sent SIGTERM, then SIGKILL ``KILL_GRACE`` seconds later unless the engine has exited
+by then (a polite stop, such as ``quit``, is the body's job, before it leaves the
+block); then what is left of the group is killed, the engine's strays that left the
+group are killed and reaped (``protocol.reaper``), and our ends of the pipes are
+closed. The process is reaped: nothing it started outlives the block.
+
+:raises EngineStartError: from ``open``: the program cannot be run.
+
+Exceptions from the body propagate unchanged (a single exception is never wrapped in
+an ``ExceptionGroup``). POSIX only (process groups, non-blocking pipes); the limits
+and the reaper are Linux only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from typing import cast
+
+import trio
+
+from protocol import reaper
+from protocol.errors import EngineStartError
+from protocol.lines import LossyLineBuffer
+from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
+
+CHUNK_BYTES = 1 << 16
+"""Bytes asked for per read of stdout or stderr."""
+KILL_GRACE = 0.5
+"""Between SIGTERM and SIGKILL to the process group."""
+STDERR_LINE_BYTES = 1024
+"""Longest stderr line kept (the rest of the line is dropped)."""
+REAP_GRACE = 2.0
+"""At the end, how long to wait for the engine's stray processes to die and be reaped."""
+REAP_POLL = 0.005
+"""Seconds between looks at dying strays."""
+
+_PRIVATE = object()
+
+
+def _unwrap(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The single leaf of a group of one (nested groups flattened), else the group itself."""
+    exc: BaseException = group
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    # The group outlives its leader while any member lives, and Linux does not
+    # reuse a pid that still names a process group, so signalling by pgid after
+    # the leader was reaped reaches only our engine's descendants.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+async def _terminate_then_kill_group(proc: trio.Process) -> None:
+    """``deliver_cancel`` for ``run_process``: SIGTERM the group, wait, SIGKILL it."""
+    _signal_group(proc.pid, signal.SIGTERM)
+    await trio.sleep(KILL_GRACE)
+    _signal_group(proc.pid, signal.SIGKILL)
+
+
+def describe_exit(returncode: int | None) -> str:
+    """``"exited with code 3"``, ``"was killed by signal 9 (SIGKILL)"``, ``"is still running"``."""
+    if returncode is None:
+        return "is still running"
+    if returncode >= 0:
+        return f"exited with code {returncode}"
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        return f"was killed by signal {-returncode}"
+    return f"was killed by signal {-returncode} ({name})"
+
+
+def _fileno(stream: object) -> int:
+    return cast(trio.lowlevel.FdStream, stream).fileno()
+
+
+def _limit_resources(pid: int, spec: EngineSpec) -> None:
+    """Apply the spec's resource limits to the fresh process (Linux ``prlimit``).
+
+    Set from outside just after the spawn rather than in the child before ``exec``:
+    trio spawns from a worker thread, where a ``preexec_fn`` is unsafe. The engine
+    has not read its first command yet, so it runs under the limits from the start
+    of the game.
+    """
+    for which, value in spec.resource_limits():
+        with contextlib.suppress(ProcessLookupError):
+            resource.prlimit(pid, which, (value, value))
+
+
+class EngineProcess:
+    """A started engine program in its own process group, with our ends of its pipes.
+
+    No public constructor: use ``async with EngineProcess.open(spec, transcript)``.
+    Its start, its exit and its end are noted in the transcript, and its stderr is
+    recorded there as it comes.
+    """
+
+    def __init__(self, key: object, spec: EngineSpec, transcript: Transcript) -> None:
+        if key is not _PRIVATE:
+            raise TypeError("use 'async with EngineProcess.open(spec, transcript)'")
+        self.spec = spec
+        self.transcript = transcript
+        self.exited = trio.Event()
+        """Set when the process exits while the block runs, whatever the cause (not when
+        it is killed as the block ends)."""
+        self.on_exit: Callable[[], None] | None = None
+        """Called once, right after ``exited`` is set: wakes a reader blocked on stdout."""
+        self.stdin_fd = -1
+        """Our end of the engine's stdin (non-blocking); -1 once closed."""
+        self.stdout_fd = -1
+        """Our end of the engine's stdout (non-blocking); -1 once closed."""
+        self._proc: trio.Process | None = None
+        self._tag = reaper.new_tag()
+        """In the engine's environment: finds its descendants that left its group."""
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(cls, spec: EngineSpec, transcript: Transcript) -> AsyncIterator[EngineProcess]:
+        """Start ``spec``'s program; when the block ends, kill its group and reap it.
+
+        :raises EngineStartError: the program cannot be run (no such program or
+            directory, not executable, a NUL in an argument).
+        """
+        process = cls(_PRIVATE, spec, transcript)
+        try:
+            async with trio.open_nursery() as nursery:
+                try:
+                    await process._start(nursery)
+                    yield process
+                finally:
+                    # Cancels ``_run``: its ``deliver_cancel`` signals the group.
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            leaf = _unwrap(group)
+            if leaf is group:
+                raise
+            # Re-raise the leaf as it was: a plain ``raise`` here would chain the group
+            # into its __context__.
+            context = leaf.__context__
+            try:
+                raise leaf
+            finally:
+                leaf.__context__ = context
+                del leaf, context, group
+        finally:
+            await process._release()
+
+    async def _start(self, nursery: trio.Nursery) -> None:
+        spec = self.spec
+        self._note(f"start {spec.command_line()}")
+        reaper.become_subreaper()  # the engine's orphans come back to us: _reap_strays
+        try:
+            proc: trio.Process = await nursery.start(self._run)
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            # OSError: no such program or cwd, not executable; ValueError: a NUL in argv.
+            if isinstance(exc, OSError) and exc.strerror:
+                reason = f"{exc.filename or spec.argv[0]}: {exc.strerror}"
+            else:
+                reason = str(exc) or type(exc).__name__
+            message = f"cannot start engine {spec.name!r}: {reason}"
+            self._note(message)
+            raise EngineStartError(message) from None
+        self._proc = proc
+        _limit_resources(proc.pid, spec)
+        self.stdin_fd, self.stdout_fd = _fileno(proc.stdin), _fileno(proc.stdout)
+        assert proc.stderr is not None
+        nursery.start_soon(self._drain_stderr, proc.stderr)
+
+    async def _run(self, *, task_status: trio.TaskStatus[trio.Process]) -> None:
+        """Run the engine until it exits; then set ``exited`` and call ``on_exit``."""
+        spec = self.spec
+        completed = await trio.run_process(
+            spec.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            check=False,
+            cwd=spec.cwd,
+            env=self._environment(),
+            start_new_session=True,
+            deliver_cancel=_terminate_then_kill_group,
+            task_status=task_status,
+        )
+        self.exited.set()
+        self._note(f"process {describe_exit(completed.returncode)}")
+        if self.on_exit is not None:
+            self.on_exit()
+
+    def _environment(self) -> dict[str, str]:
+        """The engine's environment: the spec's, tagged for ``protocol.reaper``."""
+        env = self.spec.environment(os.environ) or dict(os.environ)
+        env[reaper.TAG_VARIABLE] = self._tag
+        return env
+
+    async def _drain_stderr(self, stream: trio.abc.ReceiveStream) -> None:
+        buffer = LossyLineBuffer(STDERR_LINE_BYTES)
+        record = self.transcript.stderr
+        while True:
+            try:
+                chunk = await stream.receive_some(CHUNK_BYTES)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                chunk = b""
+            now = trio.current_time()
+            if not chunk:
+                for line in buffer.flush():
+                    record(now, line)
+                return
+            for line in buffer.feed(chunk):
+                record(now, line)
+
+    # --- the body's means ----------------------------------------------------------------
+
+    @property
+    def pid(self) -> int:
+        """The engine's process id, which is also its process group id."""
+        assert self._proc is not None
+        return self._proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once the process has exited (negative: killed by that signal)."""
+        return None if self._proc is None else self._proc.returncode
+
+    async def send_all(self, data: memoryview) -> None:
+        """Write all of ``data`` to stdin, waiting for room in the pipe (the slow path;
+        a plain ``os.write`` to ``stdin_fd`` is the fast one).
+
+        :raises trio.BrokenResourceError: the engine closed its stdin.
+        :raises trio.ClosedResourceError: we closed it.
+        """
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
+        await proc.stdin.send_all(data)
+
+    async def close_stdin(self) -> None:
+        """Close our end of stdin (shielded; once): the engine sees the end of its input."""
+        proc = self._proc
+        if proc is not None and proc.stdin is not None and self.stdin_fd >= 0:
+            self.stdin_fd = -1
+            with trio.CancelScope(shield=True):
+                await proc.stdin.aclose()
+
+    # --- the end ------------------------------------------------------------------------
+
+    async def _release(self) -> None:
+        """After the nursery: kill stragglers of the group and close our pipe ends."""
+        proc = self._proc
+        if proc is None:
+            return
+        # Members of the group that outlived the leader or ignored SIGTERM.
+        _signal_group(proc.pid, signal.SIGKILL)
+        await self._reap_strays(proc.pid)
+        await self.close_stdin()
+        self.stdout_fd = -1
+        with trio.CancelScope(shield=True):
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    await stream.aclose()
+
+    async def _reap_strays(self, group: int) -> None:
+        """Kill and reap the engine's descendants that were orphaned to us: those that
+        left its process group (``setsid``) and the zombies of those that did not
+        (we are their subreaper: ``protocol.reaper``)."""
+        strays = reaper.Strays(self._tag, group)
+        with trio.CancelScope(shield=True):
+            for _ in range(round(REAP_GRACE / REAP_POLL)):
+                if not strays.sweep():
+                    return
+                await trio.sleep(REAP_POLL)  # dying strays: no event tells us, so poll
+
+    def _note(self, text: str) -> None:
+        self.transcript.note(trio.current_time(), text)
