@@ -19,8 +19,9 @@ from referee.errors import (
     InvalidOptionError,
     InvalidPositionError,
 )
-from referee.games.hex import OPPOSITE, bits
+from referee.games.hex import OPPOSITE, bits, nearer_to_some
 from referee.games.whistling import CRUSH, WhistlingCaptures, WhistlingState
+from referee.games.whistling.chains import CaptureSearch
 from referee.games.whistling.notation import BOARD, CELLS, LETTERS, NAMES, encode
 from referee.registry import find_game_class, make_game
 
@@ -621,3 +622,32 @@ def test_is_legal_on_fresh_states_and_the_six_copy_layout(options: dict[str, str
                     state, move
                 )
             state = state.play(rng.choice(moves))
+
+
+def test_played_states_equal_decoded_ones() -> None:
+    """``play`` builds states without the dataclass ``__init__``: every field (and the
+    hash and caches) as ``decode`` makes them."""
+    game = WhistlingCaptures()
+    rng = random.Random(5)
+    state = game.initial_state(2)
+    while state.to_move is not None and state.ply < 120:
+        state = state.play(rng.choice(state.legal_moves()))
+        again = game.decode(game.encode(state))
+        assert state == again and hash(state) == hash(again)
+        assert (state.turn, state.rules, state.spread) == (again.turn, again.rules, again.spread)
+        assert state.legal_moves() == again.legal_moves()
+
+
+def test_closer_rule_for_any_chain_end_is_euclidean() -> None:
+    """``CaptureSearch.closer`` off the lines of the start (its half-plane test, then the
+    disc masks) agrees with ``nearer_to_some``."""
+    rng = random.Random(8)
+    cells = list(BOARD.cells)
+    for _ in range(40):
+        picked = rng.sample(cells, 12)
+        mine, theirs = 1 << picked[0], sum(1 << y for y in picked[1:])
+        search = CaptureSearch(BOARD, mine, theirs, True)
+        enemies = [BOARD.coords[y] for y in bits(theirs)]
+        for end in rng.sample(cells, 30):
+            expected = nearer_to_some(BOARD.coords[picked[0]], BOARD.coords[end], enemies)
+            assert search.closer(picked[0], end) == expected

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from referee.games.hex import HexBoard, bits, nearer_to_some
+from referee.games.hex import HexBoard, bits
 
 NONE = -1
 """Best count of a node from which no chain can legally end."""
@@ -142,7 +142,22 @@ class CaptureSearch:
         if mask is None:
             if masks.get(-1 - p0, 0) < 2:  # the first checks: one at a time
                 masks[-1 - p0] = masks.get(-1 - p0, 0) + 1
-                return nearer_to_some(board.coords[p0], board.coords[end], self.enemies())
+                # ``end`` is nearer than ``p0`` to ``y`` iff ``2·B(y, end - p0)`` exceeds
+                # ``|end|² - |p0|²`` (squared norms ``q² + q·r + r²``): a half-plane.
+                coords = board.coords
+                sq, sr = coords[p0]
+                eq, er = coords[end]
+                a, b = eq - sq, er - sr
+                alpha, beta = 2 * a + b, a + 2 * b
+                gamma = eq * eq + eq * er + er * er - sq * sq - sq * sr - sr * sr
+                theirs = self.theirs  # in slot order, stopping at the first nearer stone
+                while theirs:
+                    low = theirs & -theirs
+                    q, r = coords[low.bit_length() - 1]
+                    if q * alpha + r * beta > gamma:
+                        return True
+                    theirs ^= low
+                return False
             mask = masks[p0] = board.closer_mask(p0, bits(self.theirs))
         return bool(mask >> end & 1)
 
