@@ -11,6 +11,7 @@ benchmark-only dependency (``pip install -e '.[bench]'``).
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -79,8 +80,8 @@ def referee_replay(game: Game[Any, Any], players: int, games: list[list[str]]) -
     return time.perf_counter() - started
 
 
-def chess_plies_per_second(plies: int, seed: int = 1) -> float | None:
-    """python-chess doing the same on chess, or None when it is not installed."""
+def chess_random_games(plies: int, seed: int = 1) -> list[list[str]] | None:
+    """Seeded random chess games as UCI texts (not timed), or None without python-chess."""
     try:
         import chess
     except ImportError:
@@ -97,26 +98,71 @@ def chess_plies_per_second(plies: int, seed: int = 1) -> float | None:
             board.push(move)
         games.append(texts)
         total += len(texts)
+    return games
+
+
+def chess_replay(games: list[list[str]]) -> float:
+    """Seconds for python-chess to replay ``games`` the same way (parse, validate, push, end)."""
+    import chess
+
     started = time.perf_counter()
     for texts in games:
         board = chess.Board()
         for text in texts:
             board.push(board.parse_uci(text))
             board.is_game_over()
-    return total / (time.perf_counter() - started)
+    return time.perf_counter() - started
 
 
-def run_rules_benchmark(plies: int, seed: int = 1) -> Iterator[str]:
-    """Yield one report line per case, then python-chess's line and the ratios."""
-    chess_rate = chess_plies_per_second(plies, seed)
+def chess_plies_per_second(plies: int, seed: int = 1) -> float | None:
+    """python-chess doing the same on chess, or None when it is not installed."""
+    games = chess_random_games(plies, seed)
+    if games is None:
+        return None
+    return sum(len(texts) for texts in games) / chess_replay(games)
+
+
+def run_rules_benchmark(plies: int, seed: int = 1, rounds: int = 5) -> Iterator[str]:
+    """Yield one report line per case, then python-chess's line.
+
+    The games are generated once; then ``rounds`` rounds each replay python-chess's
+    games and every case's, one after the other. A case's ratio is the median over
+    rounds of its rate divided by python-chess's rate *in the same round*, so a slow
+    spell of the machine (another process, a frequency change) touches both sides of a
+    ratio alike instead of whichever happened to run during it.
+    """
+    chess_games = chess_random_games(plies, seed)
+    chess_plies = sum(len(texts) for texts in chess_games) if chess_games else 0
+    cases = []
     for case in RULES_CASES:
         game = make_game(case.game, dict(case.options))
         games = random_games(game, case.players, plies, seed)
-        done = sum(len(texts) for texts in games)
-        rate = done / referee_replay(game, case.players, games)
-        ratio = f", {rate / chess_rate:.2f}x python-chess" if chess_rate else ""
-        yield f"rules  {case.label}: {rate:,.0f} plies/s{ratio}"
-    if chess_rate is None:
+        cases.append((case, game, games, sum(len(texts) for texts in games)))
+    rates: dict[str, list[float]] = {case.label: [] for case, *_ in cases}
+    ratios: dict[str, list[float]] = {case.label: [] for case, *_ in cases}
+    chess_rates: list[float] = []
+    for _ in range(max(1, rounds)):
+        chess_rate = chess_plies / chess_replay(chess_games) if chess_games else None
+        if chess_rate is not None:
+            chess_rates.append(chess_rate)
+        for case, game, games, done in cases:
+            rate = done / referee_replay(game, case.players, games)
+            rates[case.label].append(rate)
+            if chess_rate is not None:
+                ratios[case.label].append(rate / chess_rate)
+    for case, *_ in cases:
+        line = f"rules  {case.label}: {statistics.median(rates[case.label]):,.0f} plies/s"
+        if ratios[case.label]:
+            spread = ratios[case.label]
+            line += (
+                f", {statistics.median(spread):.2f}x python-chess"
+                f" (rounds {min(spread):.2f}-{max(spread):.2f})"
+            )
+        yield line
+    if not chess_rates:
         yield "rules  python-chess not installed (pip install -e '.[bench]'): no comparison"
     else:
-        yield f"rules  python-chess on chess: {chess_rate:,.0f} plies/s"
+        yield (
+            f"rules  python-chess on chess: {statistics.median(chess_rates):,.0f} plies/s"
+            f" (median of {len(chess_rates)} rounds)"
+        )

@@ -25,7 +25,7 @@ def test_random_games_are_seeded_and_complete() -> None:
 
 
 def test_rules_benchmark_reports_every_case() -> None:
-    lines = list(run_rules_benchmark(plies=500))
+    lines = list(run_rules_benchmark(plies=500, rounds=2))
     for case in RULES_CASES:
         assert any(line.startswith(f"rules  {case.label}: ") for line in lines)
     assert "python-chess" in lines[-1]
