@@ -16,6 +16,7 @@ from referee.games.triablo.movegen import ABDICATE, CAPTURE, NO_ORIENT, SLIDE, m
 from referee.games.triablo.notation import MOVE_TEXT
 from referee.games.triablo.pieces import TYPE_E, TYPE_W
 from tests.golden import check_golden
+from tests.golden import playthrough as golden_playthrough
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "triablo"
 
@@ -323,25 +324,7 @@ GOLDEN = {
 
 def playthrough(options: dict[str, str], players: int, seed: int) -> str:
     """A seeded random game, ply by ply, as text."""
-    game = Triablo(options)
-    rng = random.Random(seed)
-    state = game.initial_state(players)
-    out = [f"# triablo {game.options_text()} players {players} seed {seed}"]
-    while True:
-        out += [f"ply {state.ply}", f"state {game.encode(state)}", game.render(state)]
-        seat = state.to_move
-        out.append(f"to_move {'-' if seat is None else seat + 1}")
-        out.append(f"legal {len(state.legal_moves())}")
-        if seat is None:
-            break
-        move = rng.choice(state.legal_moves())
-        out += [f"move {game.format_move(state, move)}", ""]
-        state = state.play(move)
-    outcome = state.outcome()
-    assert outcome is not None
-    ranks = ",".join(map(str, outcome.ranks))
-    out.append(f"outcome {outcome.termination.value} ranks {ranks}: {outcome.reason}")
-    return "\n".join(out) + "\n"
+    return golden_playthrough(Triablo(options), players, seed, name_players=True, scores=False)
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -25,6 +25,7 @@ from referee.perft import perft
 from referee.registry import GAMES, find_game_class, make_game
 from referee.results import result_text
 from tests.golden import check_golden
+from tests.golden import playthrough as golden_playthrough
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "trichess"
 LETTERS = "WRB"
@@ -582,25 +583,7 @@ GOLDEN = {
 
 def playthrough(options: dict[str, str], seed: int) -> str:
     """A seeded random game, ply by ply, as text."""
-    game = Trichess(options)
-    rng = random.Random(seed)
-    state = game.initial_state(3)
-    out = [f"# trichess {game.options_text()} seed {seed}"]
-    while True:
-        out += [f"ply {state.ply}", f"state {game.encode(state)}", game.render(state)]
-        out.append(f"legal {len(state.legal_moves())}")
-        if state.to_move is None:
-            break
-        move = rng.choice(state.legal_moves())
-        out += [f"move {game.format_move(state, move)}", ""]
-        state = state.play(move)
-    outcome = state.outcome()
-    assert outcome is not None
-    out.append(
-        f"outcome {outcome.termination.value} ranks {','.join(map(str, outcome.ranks))} "
-        f"scores {','.join(f'{s:g}' for s in outcome.scores)}: {outcome.reason}"
-    )
-    return "\n".join(out) + "\n"
+    return golden_playthrough(Trichess(options), 3, seed, to_move=False)
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -28,6 +28,7 @@ from referee.games.tricolor.configs import completed, configs_for, on_board
 from referee.games.tricolor.geometry import board_for
 from referee.registry import find_game_class, make_game
 from tests.golden import check_golden
+from tests.golden import playthrough as golden_playthrough
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "tricolor"
 
@@ -584,34 +585,19 @@ GOLDEN = {
 }
 
 
+def _completes(state: TricolorState, move: int) -> str:
+    done = completed(state.configs, state.placed, state.covered, move)
+    return (
+        f" completes crowns {done.crowns} stars {done.stars} hexagons {done.hexagons}"
+        f" empty {done.empty}"
+    )
+
+
 def playthrough(options: dict[str, str], players: int, seed: int) -> str:
     """A seeded random game, ply by ply, as text."""
-    game = Tricolor(options)
-    rng = random.Random(seed)
-    state = game.initial_state(players)
-    out = [f"# tricolor {game.options_text()} players {players} seed {seed}"]
-    while True:
-        out += [f"ply {state.ply}", f"state {game.encode(state)}", game.render(state)]
-        seat = state.to_move
-        out.append(f"to_move {'-' if seat is None else seat + 1}")
-        out.append(f"legal {len(state.legal_moves())}")
-        if seat is None:
-            break
-        move = rng.choice(state.legal_moves())
-        done = completed(state.configs, state.placed, state.covered, move)
-        out += [
-            f"move {game.format_move(state, move)} completes crowns {done.crowns} stars "
-            f"{done.stars} hexagons {done.hexagons} empty {done.empty}",
-            "",
-        ]
-        state = state.play(move)
-    outcome = state.outcome()
-    assert outcome is not None
-    out.append(
-        f"outcome {outcome.termination.value} ranks {','.join(map(str, outcome.ranks))} "
-        f"scores {','.join(f'{s:g}' for s in outcome.scores)}: {outcome.reason}"
+    return golden_playthrough(
+        Tricolor(options), players, seed, name_players=True, move_note=_completes
     )
-    return "\n".join(out) + "\n"
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -17,6 +17,7 @@ from referee.games.hex import DIRECTIONS, bits
 from referee.games.tricouleur import Tricouleur, TricouleurState
 from referee.games.tricouleur.notation import BOARD
 from tests.golden import check_golden
+from tests.golden import playthrough as golden_playthrough
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "tricouleur"
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,28 +175,7 @@ GOLDEN = {
 
 def playthrough(options: dict[str, str], seed: int) -> str:
     """A seeded random game, ply by ply, as text."""
-    game = Tricouleur(options)
-    rng = random.Random(seed)
-    state = game.initial_state(2)
-    out = [f"# tricouleur {game.options_text()} seed {seed}"]
-    while True:
-        out += [f"ply {state.ply}", f"state {game.encode(state)}", game.render(state)]
-        seat = state.to_move
-        out.append(f"to_move {'-' if seat is None else seat + 1}")
-        moves = state.legal_moves()
-        out.append(f"legal {len(moves)}")
-        if seat is None:
-            break
-        move = rng.choice(moves)
-        out += [f"move {game.format_move(state, move)}", ""]
-        state = state.play(move)
-    outcome = state.outcome()
-    assert outcome is not None
-    out.append(
-        f"outcome {outcome.termination.value} ranks {','.join(map(str, outcome.ranks))}: "
-        f"{outcome.reason}"
-    )
-    return "\n".join(out) + "\n"
+    return golden_playthrough(Tricouleur(options), 2, seed, scores=False)
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -24,6 +24,7 @@ from referee.games.trike.board import board_for
 from referee.games.trike.rules import derive_turn
 from referee.registry import find_game_class, make_game
 from tests.golden import check_golden
+from tests.golden import playthrough as golden_playthrough
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "trike"
 
@@ -487,27 +488,7 @@ GOLDEN = {
 
 def playthrough(options: dict[str, str], seed: int) -> str:
     """A seeded random game, ply by ply, as text."""
-    game = Trike(options)
-    rng = random.Random(seed)
-    state = game.initial_state(2)
-    out = [f"# trike {game.options_text()} seed {seed}"]
-    while True:
-        out += [f"ply {state.ply}", f"state {game.encode(state)}", game.render(state)]
-        seat = state.to_move
-        out.append(f"to_move {'-' if seat is None else seat + 1}")
-        out.append(f"legal {len(state.legal_moves())}")
-        if seat is None:
-            break
-        move = rng.choice(state.legal_moves())
-        out += [f"move {game.format_move(state, move)}", ""]
-        state = state.play(move)
-    outcome = state.outcome()
-    assert outcome is not None
-    out.append(
-        f"outcome {outcome.termination.value} ranks {','.join(map(str, outcome.ranks))} "
-        f"scores {','.join(f'{s:g}' for s in outcome.scores)}: {outcome.reason}"
-    )
-    return "\n".join(out) + "\n"
+    return golden_playthrough(Trike(options), 2, seed)
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -18,6 +18,7 @@ from referee.games.hex import DIRECTIONS, bits
 from referee.games.whistling import WhistlingCaptures, WhistlingState
 from referee.games.whistling.notation import BOARD, LETTERS
 from tests.golden import check_golden
+from tests.golden import playthrough as golden_playthrough
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "whistling-captures"
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,30 +169,15 @@ GOLDEN = {
 }
 
 
+def _must_take(state: WhistlingState) -> str:
+    return f" must-take {state.max_capture()}"
+
+
 def playthrough(options: dict[str, str], seed: int) -> str:
     """A seeded random game, ply by ply, as text."""
-    game = WhistlingCaptures(options)
-    rng = random.Random(seed)
-    state = game.initial_state(2)
-    out = [f"# whistling-captures {game.options_text()} seed {seed}"]
-    while True:
-        out += [f"ply {state.ply}", f"state {game.encode(state)}", game.render(state)]
-        seat = state.to_move
-        out.append(f"to_move {'-' if seat is None else seat + 1}")
-        moves = state.legal_moves()
-        out.append(f"legal {len(moves)} must-take {state.max_capture()}")
-        if seat is None:
-            break
-        move = rng.choice(moves)
-        out += [f"move {game.format_move(state, move)}", ""]
-        state = state.play(move)
-    outcome = state.outcome()
-    assert outcome is not None
-    out.append(
-        f"outcome {outcome.termination.value} ranks {','.join(map(str, outcome.ranks))}: "
-        f"{outcome.reason}"
+    return golden_playthrough(
+        WhistlingCaptures(options), 2, seed, legal_note=_must_take, scores=False
     )
-    return "\n".join(out) + "\n"
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
