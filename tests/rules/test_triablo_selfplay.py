@@ -9,10 +9,7 @@ consistency, encode/decode, every move's text round trip and ``is_legal`` agains
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,6 +26,7 @@ from referee.games.triablo.pieces import (
     KING_CODES,
     controlled,
 )
+from tests.matches import play_and_adjudicate
 
 GAMES = 1_000
 MAX_PLIES = 5_000
@@ -135,25 +133,8 @@ def test_a_thousand_random_games(players: int) -> None:
 # --- a real match -------------------------------------------------------------------------
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 def test_three_player_subprocess_match_is_confirmed(tmp_path: Path) -> None:
-    out = tmp_path / "games.tgn"
-    engines = ["-e", "random", "-e", "random", "-e", "random"]
-    done = _run("play", "triablo", *engines, "--games", "4", "--tc", "30+0.5", "--out", str(out))
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Game 4/4" in done.stdout
-    text = out.read_text()
+    shown, text, verdicts = play_and_adjudicate(tmp_path / "games.tgn", "triablo", 3)
+    assert "Game 4/4" in shown
     assert text.count('[Players "3"]') == 4 and '[Game "triablo"]' in text
-    checked = _run("adjudicate", str(out), "--json")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    verdicts = [json.loads(line) for line in checked.stdout.splitlines()]
     assert [v["verdict"] for v in verdicts] == ["confirmed"] * 4

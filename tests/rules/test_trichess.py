@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from referee.registry import GAMES, find_game_class, make_game
 from referee.results import result_text
 from tests.golden import check_golden
 from tests.golden import playthrough as golden_playthrough
+from tests.matches import play_and_adjudicate, run_referee
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "trichess"
 LETTERS = "WRB"
@@ -539,39 +538,22 @@ FAT = """
 # --- perft through the CLI, golden playthroughs, a real match -----------------------------
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=Path(__file__).resolve().parents[2],
-    )
-
-
 def test_cli_perft_agrees_with_the_perft_file() -> None:
-    done = _run("perft", "trichess", "3")
+    done = run_referee("perft", "trichess", "3")
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "20", "2", "400", "3", "8000"]
     assert perft(Trichess().initial_state(3), 2) == 400
 
 
 def test_random_bots_play_a_real_match_and_adjudication_confirms(tmp_path: Path) -> None:
-    out = tmp_path / "games.tgn"
-    done = _run(
-        "play", "trichess", "-e", "random", "-e", "random", "-e", "random", "--games", "4",
-        "--tc", "30+0.5", "--option", "draw-cap=10", "--out", str(out),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Game 4/4" in done.stdout
-    text = out.read_text()
+    shown, text, verdicts = play_and_adjudicate(
+        tmp_path / "games.tgn", "trichess", 3, "--option", "draw-cap=10"
+    )
+    assert "Game 4/4" in shown
     assert text.count('[Game "trichess"]') == 4 and '[Players "3"]' in text
     results = re.findall(r'\[Result "([^"]+)"\]', text)
     assert all(re.fullmatch(r"[0-3]-[0-3]-[0-3]", r) for r in results), results
-    judged = _run("adjudicate", str(out), "--json")
-    assert judged.returncode == 0, judged.stdout + judged.stderr
-    assert judged.stdout.count('"verdict": "confirmed"') == 4
+    assert [v["verdict"] for v in verdicts] == ["confirmed"] * 4
 
 
 GOLDEN = {

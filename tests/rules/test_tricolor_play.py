@@ -5,7 +5,6 @@ and a real subprocess match adjudicated as confirmed.
 from __future__ import annotations
 
 import functools
-import json
 import random
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from referee.games.tricolor.configs import completed, configs_for, on_board
 from referee.games.tricolor.geometry import Board
 from referee.perft import perft
 from referee.record import build_record
+from tests.matches import play_and_adjudicate
 from tests.rules.test_perft import PERFT_DIR, load_cases
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -259,32 +259,13 @@ def test_per_move_configurations_match_the_whole_board_lists(n: int, rim: bool) 
 # --- a real match -----------------------------------------------------------------------
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize(("players", "options"), [(2, []), (3, ["--option", "n=3"])])
 def test_subprocess_match_is_confirmed(tmp_path: Path, players: int, options: list[str]) -> None:
-    out = tmp_path / "games.tgn"
-    engines = [arg for _ in range(players) for arg in ("-e", "random")]
-    done = _run(
-        "play", "tricolor", *engines, *options, "--games", "4", "--tc", "30+0.5",
-        "--out", str(out),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Game 4/4" in done.stdout
-    text = out.read_text()
+    shown, text, verdicts = play_and_adjudicate(
+        tmp_path / "games.tgn", "tricolor", players, *options
+    )
+    assert "Game 4/4" in shown
     assert text.count('[Game "tricolor"]') == 4
     assert text.count(f'[Players "{players}"]') == 4
     assert '[Score "' in text
-    checked = _run("adjudicate", str(out), "--json")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    verdicts = [json.loads(line) for line in checked.stdout.splitlines()]
     assert [v["verdict"] for v in verdicts] == ["confirmed"] * 4

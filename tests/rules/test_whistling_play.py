@@ -4,11 +4,7 @@ random bots."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +15,7 @@ from referee.games.whistling import WhistlingCaptures, WhistlingState
 from referee.games.whistling.notation import BOARD, LETTERS
 from tests.golden import check_golden
 from tests.golden import playthrough as golden_playthrough
+from tests.matches import play_and_adjudicate
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "whistling-captures"
 ROOT = Path(__file__).resolve().parents[2]
@@ -192,19 +189,6 @@ def test_golden_playthrough(name: str) -> None:
 
 
 def test_random_bots_match_is_adjudicated_confirmed(tmp_path: Path) -> None:
-    out = tmp_path / "games.tgn"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    play = subprocess.run(
-        [sys.executable, "-m", "tournaments", "play", "whistling-captures", "-e", "random",
-         "-e", "random", "--games", "4", "--tc", "30+0.5", "--out", str(out)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert play.returncode == 0, play.stderr
-    verdicts = subprocess.run(
-        [sys.executable, "-m", "tournaments", "adjudicate", str(out), "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert verdicts.returncode == 0, verdicts.stdout + verdicts.stderr
-    lines = [json.loads(line) for line in verdicts.stdout.splitlines() if line.strip()]
-    assert len(lines) == 4
-    assert all(line["verdict"] == "confirmed" for line in lines), lines
+    _, _, verdicts = play_and_adjudicate(tmp_path / "games.tgn", "whistling-captures", 2)
+    assert len(verdicts) == 4
+    assert all(line["verdict"] == "confirmed" for line in verdicts), verdicts

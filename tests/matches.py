@@ -1,0 +1,45 @@
+"""A real match of subprocess random bots through the console entry, then its adjudication:
+the end-to-end check every game's tests make."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import ROOT
+
+
+def run_referee(*args: str) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS…`` as a child process (``python -m tournaments``) from the repository."""
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments", *args],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def play_and_adjudicate(
+    out: Path, game: str, players: int, *extra: str, games: int = 4
+) -> tuple[str, str, list[dict[str, Any]]]:
+    """Play ``games`` games of ``game`` between ``players`` random bots (30+0.5, ``extra``
+    options), records to ``out``; then adjudicate them. Both commands must succeed.
+
+    Returns the output of ``play``, the record file's text and the ``--json`` verdicts.
+    """
+    engines = [arg for _ in range(players) for arg in ("-e", "random")]
+    played = run_referee(
+        "play", game, *engines, *extra, "--games", str(games), "--tc", "30+0.5", "--out", str(out)
+    )
+    assert played.returncode == 0, played.stdout + played.stderr
+    judged = run_referee("adjudicate", str(out), "--json")
+    assert judged.returncode == 0, judged.stdout + judged.stderr
+    verdicts = [json.loads(line) for line in judged.stdout.splitlines() if line.strip()]
+    return played.stdout, out.read_text(), verdicts
