@@ -71,24 +71,26 @@ class Transcript:
 
     def record(self, time: float, marker: str, text: str) -> None:
         """Store one line (``marker`` is ``>``, ``<``, ``!`` or ``#``)."""
-        if len(text) > self.max_chars:
-            text = f"{text[: self.max_chars]}... [{len(text) - self.max_chars} more chars]"
-        line = TranscriptLine(next(self._seq), time - self.origin, marker, text)
         if marker == STDERR:
             self._recorded_stderr += 1
+            line = TranscriptLine(next(self._seq), time - self.origin, marker, self._cut(text))
             self._stderr.append(line)
         elif marker in MARKERS:
-            self._recorded += 1
-            self._main.append(line)
+            self._protocol_line(time, marker, text)
         else:
             raise ValueError(f"unknown transcript marker {marker!r}")
 
     def _protocol_line(self, time: float, marker: str, text: str) -> None:
-        # ``record`` without the marker dispatch: the per-ply path (two sent, one received).
-        if len(text) > self.max_chars:
-            text = f"{text[: self.max_chars]}... [{len(text) - self.max_chars} more chars]"
+        # ``sent`` and ``received`` come straight here (two and one per ply): no dispatch.
         self._recorded += 1
-        self._main.append(TranscriptLine(next(self._seq), time - self.origin, marker, text))
+        line = TranscriptLine(next(self._seq), time - self.origin, marker, self._cut(text))
+        self._main.append(line)
+
+    def _cut(self, text: str) -> str:
+        """``text``, or its first ``max_chars`` characters and how many more there were."""
+        if len(text) <= self.max_chars:
+            return text
+        return f"{text[: self.max_chars]}... [{len(text) - self.max_chars} more chars]"
 
     def sent(self, time: float, text: str) -> None:
         """Record a line sent to the engine."""
