@@ -21,10 +21,8 @@ from typing import Any
 
 from referee.core import Outcome, Termination
 from referee.errors import IllegalMoveError, RulesError
-from referee.record import (
-    GameRecord,
-)
 from referee.record_parse import read_records
+from referee.record_types import GameRecord
 from referee.registry import make_game
 from referee.results import (
     AnyGame,

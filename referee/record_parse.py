@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from referee.record import (
+from referee.record_types import (
     MOVE_NUMBER,
     GameRecord,
     MoveEntry,

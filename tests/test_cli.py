@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.record import GameRecord, MoveEntry, format_record, parse_records
+from referee.record import format_record
+from referee.record_parse import parse_records
+from referee.record_types import GameRecord, MoveEntry
 from tests.c_build import build_trike_engine
 
 

@@ -22,16 +22,9 @@ from referee.adjudicate import (
 )
 from referee.core import Game, Outcome, Termination
 from referee.errors import UnknownGameError
-from referee.record import (
-    GameRecord,
-    MoveEntry,
-    RecordSyntaxError,
-    append_record,
-    build_record,
-    format_record,
-    parse_records,
-    timing_comment,
-)
+from referee.record import append_record, build_record, format_record, timing_comment
+from referee.record_parse import parse_records
+from referee.record_types import GameRecord, MoveEntry, RecordSyntaxError
 from referee.registry import make_game
 from referee.results import (
     forfeit_outcome,

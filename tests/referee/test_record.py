@@ -24,20 +24,17 @@ from referee.core import (
     ranks_from_scores,
 )
 from referee.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
-from referee.record import (
+from referee.record import append_record, build_record, format_record, timing_comment
+from referee.record import parse_records as parse_via_record
+from referee.record_parse import parse_records, read_records
+from referee.record_types import (
     MOVE_NUMBER,
     MOVE_TOKEN,
     GameRecord,
     MoveEntry,
     RecordSyntaxError,
     TagError,
-    append_record,
-    build_record,
-    format_record,
-    timing_comment,
 )
-from referee.record import parse_records as parse_via_record
-from referee.record_parse import parse_records, read_records
 from referee.results import (
     format_number,
     parse_result,

@@ -9,7 +9,9 @@ import pytest
 
 from referee.adjudicate import adjudicate
 from referee.pictures import LastMove, position_svg
-from referee.record import GameRecord, MoveEntry, format_record, read_records
+from referee.record import format_record
+from referee.record_parse import read_records
+from referee.record_types import GameRecord, MoveEntry
 from tests.clirun import cli
 from tournaments.html_adjudicate import build_adjudication_page
 from tournaments.html_replay import replay

@@ -15,7 +15,8 @@ import pytest
 import trio
 
 from referee.adjudicate import adjudicate_file
-from referee.record import GameRecord, read_records
+from referee.record_parse import read_records
+from referee.record_types import GameRecord
 from referee.registry import GAMES
 from tests.c_build import build_trike_engine
 from tests.clirun import cli

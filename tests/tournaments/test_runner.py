@@ -18,7 +18,7 @@ from protocol.errors import EngineStartError
 from protocol.spec import EngineSpec
 from referee.adjudicate import adjudicate_file
 from referee.players import Player
-from referee.record import read_records
+from referee.record_parse import read_records
 from tests.tournaments.local import bot_factory
 from tournaments.config import parse_config
 from tournaments.journal import GAMES, JOURNAL, RESULTS, JournalError, hold_lock, read_journal

@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from referee.core import Termination
-from referee.record import read_records
+from referee.record_parse import read_records
 from tests.tournaments.local import bot_factory
 from tournaments.config import ConfigError, parse_config
 from tournaments.journal import read_journal

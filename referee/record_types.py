@@ -1,0 +1,274 @@
+"""The data of ``.tgn`` game records: ``GameRecord``, ``MoveEntry``, their rules and errors.
+
+The format is specified in ``protocol/RECORD.md``. This module is shared by the writer
+(``referee.record``) and the reader (``referee.record_parse``) and imports neither.
+
+A ``GameRecord`` is always well-formed: its constructor checks every tag rule (required
+tags in order, the syntax of ``Players``, ``Result``, ``Score`` …) and ``MoveEntry``
+checks its token, so the writer never fails and every record it writes reads back equal.
+Whether the moves are legal and the result right is not checked here: that is
+``referee.adjudicate``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from referee.core import Seat, Termination
+from referee.results import RESULT_PART, UNFINISHED, parse_result
+
+HEAD_TAGS = ("Game", "Options", "RulesVersion", "Players")
+"""The required tags before ``Seat1`` … ``SeatN``."""
+TAIL_TAGS = ("Result", "Termination")
+"""The required tags after the seats."""
+MAX_PLAYERS = 999
+"""The largest ``Players`` value the format accepts (games set their own limits)."""
+
+TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+"""A tag name."""
+MOVE_TOKEN = re.compile(r"[!#-Z\\^-z|~]+")
+"""A movetext token: printable ASCII other than ``"[]{}``."""
+MOVE_NUMBER = re.compile(r"[0-9]+\.+")
+"""A move number such as ``12.`` (ignored by readers); no move token looks like one."""
+
+_VALUE_BAD = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_NUMBER = r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_SCORE_PART = re.compile(rf"-?{_NUMBER}")
+_OPTION_ITEM = r"[^\s=,]+=[^\s=,]+"
+_OPTIONS = re.compile(rf"(?:{_OPTION_ITEM}(?:,{_OPTION_ITEM})*)?")
+_PLAYERS = re.compile(r"[1-9][0-9]{0,2}")
+_START = re.compile(r"\S+")
+_TERMINATIONS = {t.value: t for t in Termination}
+
+
+class RecordSyntaxError(ValueError):
+    """Text that is not a well-formed record file. ``str()`` is ``source:line:column: message``.
+
+    Raised by the reader, ``referee.record_parse``.
+    """
+
+    def __init__(self, source: str, line: int, column: int, message: str) -> None:
+        super().__init__(f"{source}:{line}:{column}: {message}")
+        self.source = source
+        self.line = line
+        """1-based line of the problem."""
+        self.column = column
+        """1-based column (in characters) of the problem."""
+        self.message = message
+        """The message without the location."""
+
+
+class TagError(ValueError):
+    """A tag list that breaks a rule of the format.
+
+    ``index`` is the position of the offending tag in the list, or None when the
+    problem is a tag that is missing altogether (readers point at the game's start).
+    """
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+
+def _required(players: int) -> tuple[str, ...]:
+    seats = tuple(f"Seat{n}" for n in range(1, players + 1))
+    return HEAD_TAGS + seats + TAIL_TAGS
+
+
+def _check_order(names: Sequence[str], wanted: Sequence[str], start: int) -> None:
+    for k, want in enumerate(wanted, start):
+        if k < len(names) and names[k] == want:
+            continue
+        where = k if k < len(names) else None
+        if want in names:
+            raise TagError(
+                f"tag {want!r} must be tag number {k + 1}: the required tags come first, in "
+                "the order Game, Options, RulesVersion, Players, Seat1..SeatN, Result, Termination",
+                names.index(want),
+            )
+        raise TagError(f"missing required tag {want!r}", where)
+
+
+def check_tags(tags: Sequence[tuple[str, str]]) -> None:
+    """Check the tag rules of protocol/RECORD.md.
+
+    :raises TagError: the first broken rule, with the index of the tag at fault.
+    """
+    names = [name for name, _ in tags]
+    seen: set[str] = set()
+    for i, (name, value) in enumerate(tags):
+        if not TAG_NAME.fullmatch(name):
+            raise TagError(f"bad tag name {name!r}: a letter, then letters, digits or '_'", i)
+        if name in seen:
+            raise TagError(f"duplicate tag {name!r}", i)
+        seen.add(name)
+        bad = _VALUE_BAD.search(value)
+        if bad:
+            code = ord(bad.group())
+            raise TagError(f"control character U+{code:04X} in the value of tag {name!r}", i)
+    _check_order(names, HEAD_TAGS, 0)
+    values = dict(tags)
+    players_text = values["Players"]
+    if not _PLAYERS.fullmatch(players_text):
+        raise TagError(
+            f"Players must be a number of seats from 1 to {MAX_PLAYERS}, not {players_text!r}",
+            names.index("Players"),
+        )
+    players = int(players_text)
+    _check_order(names, _required(players)[len(HEAD_TAGS) :], len(HEAD_TAGS))
+
+    def fail(name: str, message: str) -> TagError:
+        return TagError(message, names.index(name))
+
+    if not values["Game"] or values["Game"] != values["Game"].strip():
+        raise fail("Game", f"Game must be a game id, not {values['Game']!r}")
+    if not _OPTIONS.fullmatch(values["Options"]):
+        raise fail("Options", f"Options must be k=v items joined by ',', not {values['Options']!r}")
+    keys = [item.split("=", 1)[0] for item in values["Options"].split(",") if item]
+    if len(set(keys)) != len(keys):
+        raise fail("Options", f"an option is given twice in {values['Options']!r}")
+    if not values["RulesVersion"]:
+        raise fail("RulesVersion", "RulesVersion must not be empty")
+    result = values["Result"]
+    if result != UNFINISHED:
+        parts = result.split("-")
+        if not all(RESULT_PART.fullmatch(part) for part in parts):
+            raise fail("Result", f"Result {result!r} is not '*' nor per-seat points joined by '-'")
+        if len(parts) != players:
+            raise fail("Result", f"Result {result!r} has {len(parts)} parts for {players} players")
+    if values["Termination"] not in _TERMINATIONS:
+        known = ", ".join(_TERMINATIONS)
+        raise fail("Termination", f"unknown Termination {values['Termination']!r} ({known})")
+    score = values.get("Score")
+    if score is not None:
+        parts = score.split(",")
+        if not all(_SCORE_PART.fullmatch(part) for part in parts):
+            raise fail("Score", f"Score {score!r} is not numbers joined by ','")
+        if len(parts) != players:
+            raise fail("Score", f"Score {score!r} has {len(parts)} numbers for {players} players")
+    culprit = values.get("Culprit")
+    if culprit is not None and not (_PLAYERS.fullmatch(culprit) and 1 <= int(culprit) <= players):
+        raise fail("Culprit", f"Culprit must be a seat number from 1 to {players}, not {culprit!r}")
+    start = values.get("Start")
+    if start is not None and not _START.fullmatch(start):
+        raise fail("Start", f"Start must be one position token, not {start!r}")
+
+
+def check_move_text(text: str) -> None:
+    """:raises ValueError: ``text`` cannot stand in movetext as one move token."""
+    if not MOVE_TOKEN.fullmatch(text):
+        raise ValueError(f"move {text!r} is not a token of printable ASCII without '\"[]{{}}'")
+    if MOVE_NUMBER.fullmatch(text):
+        raise ValueError(f"move {text!r} would read as a move number")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEntry:
+    """One move of the movetext and the comment written after it."""
+
+    text: str
+    """The canonical move token."""
+    comment: str | None = None
+    """Free text without ``}`` (clock, time used, engine info), or None."""
+
+    def __post_init__(self) -> None:
+        """:raises ValueError: the text is not a move token or the comment holds ``}``."""
+        check_move_text(self.text)
+        if self.comment is not None and "}" in self.comment:
+            raise ValueError(f"comment {self.comment!r} contains '}}'")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game: its tags in file order and its moves. Always well-formed (see ``check_tags``)."""
+
+    tags: tuple[tuple[str, str], ...]
+    moves: tuple[MoveEntry, ...] = ()
+
+    def __post_init__(self) -> None:
+        """:raises TagError: the tags break a rule of the format."""
+        check_tags(self.tags)
+
+    def tag(self, name: str) -> str | None:
+        """The value of tag ``name``, or None if the record has no such tag."""
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return None
+
+    def _get(self, name: str) -> str:
+        value = self.tag(name)
+        assert value is not None  # required tags exist: checked by __post_init__
+        return value
+
+    @property
+    def game(self) -> str:
+        """The game id (``Game``)."""
+        return self._get("Game")
+
+    @property
+    def options(self) -> dict[str, str]:
+        """The rule options of ``Options`` as a dict, in tag order."""
+        text = self._get("Options")
+        return dict(item.split("=", 1) for item in text.split(",")) if text else {}
+
+    @property
+    def rules_version(self) -> str:
+        """``RulesVersion``."""
+        return self._get("RulesVersion")
+
+    @property
+    def players(self) -> int:
+        """The number of seats (``Players``)."""
+        return int(self._get("Players"))
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The entrant names ``Seat1`` … ``SeatN`` in seat order."""
+        return tuple(self._get(f"Seat{n}") for n in range(1, self.players + 1))
+
+    @property
+    def result(self) -> str:
+        """The ``Result`` text, e.g. ``1-0``, ``1/2-0-1/2``, ``3-1-0`` or ``*``."""
+        return self._get("Result")
+
+    @property
+    def result_points(self) -> tuple[Fraction, ...] | None:
+        """The ``Result`` per seat as exact numbers, or None for ``*``."""
+        return parse_result(self.result)
+
+    @property
+    def termination(self) -> Termination:
+        """``Termination``."""
+        return _TERMINATIONS[self._get("Termination")]
+
+    @property
+    def score(self) -> tuple[float, ...] | None:
+        """The in-game points of ``Score`` per seat, or None without that tag."""
+        text = self.tag("Score")
+        return None if text is None else tuple(float(part) for part in text.split(","))
+
+    @property
+    def reason(self) -> str | None:
+        """``Reason``: the outcome's human text, or None."""
+        return self.tag("Reason")
+
+    @property
+    def culprit_seat(self) -> Seat | None:
+        """The 0-based seat of ``Culprit`` (the tag itself counts from 1), or None."""
+        text = self.tag("Culprit")
+        return None if text is None else int(text) - 1
+
+    @property
+    def start(self) -> str | None:
+        """``Start``: the encoded start position, or None for the game's initial one."""
+        return self.tag("Start")
+
+    @property
+    def move_texts(self) -> tuple[str, ...]:
+        """The move tokens in order."""
+        return tuple(move.text for move in self.moves)
