@@ -19,6 +19,7 @@ from protocol.messages import (
     PROTOCOL_NAME,
     Command,
     ErrorReply,
+    Feature,
     GameOver,
     Go,
     Hello,
@@ -37,63 +38,22 @@ from protocol.messages import (
     Resign,
     SetOption,
 )
-
-MAX_MS = 2**53
-"""Largest time accepted in ms: beyond any real clock, small enough for JSON consumers."""
+from protocol.words import (
+    MAX_MS,
+    as_text,
+    as_token,
+    check_int,
+    expect_keys,
+    int_list,
+    ints,
+    is_token,
+    parse_int,
+    signed_int,
+    split_words,
+)
 
 _OPTION_TYPES = frozenset({"spin", "check", "combo", "string"})
 _ID_KEYS = ("name", "author")
-
-
-def is_token(word: str) -> bool:
-    """True if ``word`` is a protocol token: printable ASCII, no space, not empty."""
-    return bool(word) and word.isascii() and word.isprintable() and " " not in word
-
-
-def _token(word: str, what: str) -> str:
-    if not is_token(word):
-        raise ProtocolViolation(f"bad {what} {word!r}: expected printable ASCII without spaces")
-    return word
-
-
-def _text(text: str, what: str) -> str:
-    if "\n" in text or "\r" in text:
-        raise ProtocolViolation(f"{what} contains a line break")
-    return text
-
-
-def _int(word: str, what: str, *, minimum: int = 0) -> int:
-    if not (word.isascii() and word.isdigit()) or len(word) > 16:
-        raise ProtocolViolation(f"bad {what} {word!r}: expected a non-negative integer")
-    value = int(word)
-    if value < minimum or value > MAX_MS:
-        raise ProtocolViolation(f"bad {what} {word!r}: out of range")
-    return value
-
-
-def _signed_int(word: str, what: str) -> int:
-    return -_int(word[1:], what) if word.startswith("-") else _int(word, what)
-
-
-def _int_list(word: str, what: str) -> tuple[int, ...]:
-    return tuple(_int(part, what) for part in word.split(","))
-
-
-def _check_int(value: int, what: str, *, minimum: int = 0) -> int:
-    """Validate an integer about to be formatted (the referee's side of ``_int``)."""
-    if not minimum <= value <= MAX_MS:
-        raise ProtocolViolation(f"bad {what} {value}: out of range")
-    return value
-
-
-def _ints(values: tuple[int, ...], what: str) -> str:
-    if not values:
-        raise ProtocolViolation(f"empty {what} list")
-    if min(values) < 0 or max(values) > MAX_MS:
-        bad = next(v for v in values if not 0 <= v <= MAX_MS)
-        raise ProtocolViolation(f"bad {what} {bad}: out of range")
-    return ",".join(map(str, values))
-
 
 _INC_TEXT: dict[tuple[int, ...], str] = {}
 """Formatted ``inc`` lists by value (a bounded cache for the per-ply ``go``)."""
@@ -113,20 +73,6 @@ def _moves(moves: tuple[str, ...]) -> str:
     return joined
 
 
-def _words(line: str) -> list[str]:
-    if "\n" in line or "\r" in line:
-        raise ProtocolViolation("a line may not contain a line break")
-    return line.split()
-
-
-def _expect_keys(words: list[str], keys: tuple[str, ...], what: str) -> list[str]:
-    """Check ``key value key value ...`` in exactly this order; return the values."""
-    if len(words) != 2 * len(keys) or any(words[2 * i] != k for i, k in enumerate(keys)):
-        expected = " ".join(f"{k} <{k}>" for k in keys)
-        raise ProtocolViolation(f"malformed {what}: expected '{what} {expected}'")
-    return words[1::2]
-
-
 # --- replies: engine -> referee ----------------------------------------------------------
 
 
@@ -134,11 +80,11 @@ def format_reply(reply: Reply) -> str:
     """The wire line (without newline) of an engine reply."""
     match reply:
         case MoveReply(move):
-            return f"move {_token(move, 'move')}"
+            return f"move {as_token(move, 'move')}"
         case Info(text):
-            return f"info {_text(text, 'info')}".rstrip()
+            return f"info {as_text(text, 'info')}".rstrip()
         case Pong(token):
-            return f"pong {_token(token, 'ping token')}"
+            return f"pong {as_token(token, 'ping token')}"
         case Ok():
             return "ok"
         case HelloOk():
@@ -148,20 +94,24 @@ def format_reply(reply: Reply) -> str:
         case IdReply(key, value):
             if key not in _ID_KEYS:
                 raise ProtocolViolation(f"bad id key {key!r}: expected 'name' or 'author'")
-            return f"id {key} {_text(value, 'id')}".rstrip()
+            return f"id {key} {as_text(value, 'id')}".rstrip()
         case ErrorReply(text):
-            return f"error {_text(text, 'error')}".rstrip()
+            return f"error {as_text(text, 'error')}".rstrip()
+        case Feature(names):
+            if not names:
+                raise ProtocolViolation("a feature line names at least one feature")
+            return "feature " + " ".join(as_token(name, "feature") for name in names)
         case OptionReply(name, kind, default, minimum, maximum, choices):
             if kind not in _OPTION_TYPES:
                 raise ProtocolViolation(f"unknown option type {kind!r}")
-            parts = ["option", "name", _token(name, "option name"), "type", kind]
-            parts += ["default", _token(default, "option default")]
+            parts = ["option", "name", as_token(name, "option name"), "type", kind]
+            parts += ["default", as_token(default, "option default")]
             if minimum is not None:
-                parts += ["min", str(_check_int(minimum, "option min", minimum=-MAX_MS))]
+                parts += ["min", str(check_int(minimum, "option min", minimum=-MAX_MS))]
             if maximum is not None:
-                parts += ["max", str(_check_int(maximum, "option max", minimum=-MAX_MS))]
+                parts += ["max", str(check_int(maximum, "option max", minimum=-MAX_MS))]
             for choice in choices:
-                parts += ["var", _token(choice, "option var")]
+                parts += ["var", as_token(choice, "option var")]
             return " ".join(parts)
 
 
@@ -173,7 +123,7 @@ def _parse_option(words: list[str]) -> OptionReply:
         raise ProtocolViolation("malformed option: expected 'key value' pairs")
     for key, value in zip(rest[::2], rest[1::2], strict=True):
         if key == "var":
-            choices.append(_token(value, "option var"))
+            choices.append(as_token(value, "option var"))
         elif key in ("name", "type", "default", "min", "max") and key not in fields:
             fields[key] = value
         else:
@@ -183,12 +133,12 @@ def _parse_option(words: list[str]) -> OptionReply:
             raise ProtocolViolation(f"malformed option: missing '{key}'")
     if fields["type"] not in _OPTION_TYPES:
         raise ProtocolViolation(f"unknown option type {fields['type']!r}")
-    minimum = _signed_int(fields["min"], "option min") if "min" in fields else None
-    maximum = _signed_int(fields["max"], "option max") if "max" in fields else None
+    minimum = signed_int(fields["min"], "option min") if "min" in fields else None
+    maximum = signed_int(fields["max"], "option max") if "max" in fields else None
     return OptionReply(
-        name=_token(fields["name"], "option name"),
+        name=as_token(fields["name"], "option name"),
         type=fields["type"],
-        default=_token(fields["default"], "option default"),
+        default=as_token(fields["default"], "option default"),
         minimum=minimum,
         maximum=maximum,
         choices=tuple(choices),
@@ -206,7 +156,7 @@ def parse_reply(line: str) -> Reply:
 
     :raises ProtocolViolation: the line is not a reply of protocol version 1.
     """
-    words = _words(line)
+    words = split_words(line)
     if not words:
         raise ProtocolViolation("empty line")
     head = words[0]
@@ -214,13 +164,13 @@ def parse_reply(line: str) -> Reply:
     if head == "move":
         if len(words) != 2:
             raise ProtocolViolation("malformed move: expected 'move <token>'")
-        return MoveReply(_token(words[1], "move"))
+        return MoveReply(as_token(words[1], "move"))
     if head == "info":
         return Info(_rest(line))
     if head == "pong":
         if len(words) != 2:
             raise ProtocolViolation("malformed pong: expected 'pong <token>'")
-        return Pong(_token(words[1], "ping token"))
+        return Pong(as_token(words[1], "ping token"))
     if len(words) == 1:
         if head == "ok":
             return Ok()
@@ -236,6 +186,8 @@ def parse_reply(line: str) -> Reply:
         return ErrorReply(_rest(line))
     if head == "option":
         return _parse_option(words)
+    if head == "feature" and len(words) > 1:
+        return Feature(tuple(as_token(word, "feature") for word in words[1:]))
     shown = line if len(line) <= 80 else line[:77] + "..."
     raise ProtocolViolation(f"unknown or malformed reply {shown!r}")
 
@@ -247,63 +199,76 @@ def format_command(command: Command) -> str:
     """The wire line (without newline) of a referee command."""
     # The hot path (a position and a go per ply) skips the pattern matching below.
     if type(command) is Position:
-        start = "start" if command.state is None else f"state {_token(command.state, 'state')}"
+        start = "start" if command.state is None else f"state {as_token(command.state, 'state')}"
         if not command.moves:
             return f"position {start}"
         return f"position {start} moves {_moves(command.moves)}"
-    if type(command) is Go and command.movetime is None and command.times is not None:
+    if (
+        type(command) is Go
+        and command.movetime is None
+        and command.times is not None
+        and command.nodes is None
+        and command.depth is None
+    ):
         remaining, increments = command.times, command.incs
         if increments is None or len(remaining) != len(increments):
             raise ProtocolViolation("go: 'time' and 'inc' must list the same seats")
         inc = _INC_TEXT.get(increments)
         if inc is None:  # increments are constant for a game: format and check them once
-            inc = _ints(increments, "inc")
+            inc = ints(increments, "inc")
             if len(_INC_TEXT) >= 64:
                 _INC_TEXT.clear()
             _INC_TEXT[increments] = inc
-        return f"go time {_ints(remaining, 'time')} inc {inc}"
+        return f"go time {ints(remaining, 'time')} inc {inc}"
     match command:
         case Position(moves, state):
-            start = "start" if state is None else f"state {_token(state, 'state')}"
+            start = "start" if state is None else f"state {as_token(state, 'state')}"
             if not moves:
                 return f"position {start}"
             return f"position {start} moves {_moves(moves)}"
-        case Go(times, incs, movetime):
+        case Go(times, incs, movetime, nodes, depth):
+            line = "go"
+            if nodes is not None:
+                line += f" nodes {check_int(nodes, 'nodes', minimum=1)}"
+            if depth is not None:
+                line += f" depth {check_int(depth, 'depth', minimum=1)}"
             if movetime is not None:
                 if times is not None or incs is not None:
                     raise ProtocolViolation("go: 'movetime' excludes 'time' and 'inc'")
-                return f"go movetime {_check_int(movetime, 'movetime')}"
+                return f"{line} movetime {check_int(movetime, 'movetime')}"
             if times is None and incs is None:
-                return "go"
+                return line
             if times is None or incs is None or len(times) != len(incs):
                 raise ProtocolViolation("go: 'time' and 'inc' must list the same seats")
-            return f"go time {_ints(times, 'time')} inc {_ints(incs, 'inc')}"
+            return f"{line} time {ints(times, 'time')} inc {ints(incs, 'inc')}"
         case Ping(token):
-            return f"ping {_token(token, 'ping token')}"
+            return f"ping {as_token(token, 'ping token')}"
         case NewGame(game, players, seat, seed, options):
-            _check_int(players, "players", minimum=1)
+            check_int(players, "players", minimum=1)
             if not 1 <= seat <= players:
                 raise ProtocolViolation(f"bad newgame: seat {seat} of {players} players")
             line = (
-                f"newgame game {_token(game, 'game')} players {players} seat {seat}"
-                f" seed {_check_int(seed, 'seed')}"
+                f"newgame game {as_token(game, 'game')} players {players} seat {seat}"
+                f" seed {check_int(seed, 'seed')}"
             )
             if options:
                 for key, value in options:
                     if not key or not value or "=" in key or "," in key or "," in value:
                         raise ProtocolViolation(f"bad rule option {key}={value}")
                 pairs = ",".join(f"{k}={v}" for k, v in options)
-                line += f" options {_token(pairs, 'options')}"
+                line += f" options {as_token(pairs, 'options')}"
             return line
         case GameOver(result, reason, detail):
-            line = f"gameover result {_token(result, 'result')} reason {_token(reason, 'reason')}"
+            line = (
+                f"gameover result {as_token(result, 'result')} reason {as_token(reason, 'reason')}"
+            )
             if detail:
-                line += f" detail {_text(detail, 'detail')}"
+                line += f" detail {as_text(detail, 'detail')}"
             return line
         case Hello(version):
-            return f"{PROTOCOL_NAME} {_check_int(version, 'protocol version', minimum=1)}"
+            return f"{PROTOCOL_NAME} {check_int(version, 'protocol version', minimum=1)}"
         case SetOption(name, value):
-            line = f"setoption name {_token(name, 'option name')} value {_text(value, 'value')}"
+            line = f"setoption name {as_token(name, 'option name')} value {as_text(value, 'value')}"
             return line.rstrip()
         case Quit():
             return "quit"
@@ -325,48 +290,57 @@ def _parse_position(words: list[str]) -> Position:
     if words[1] == "start":
         state, rest = None, words[2:]
     elif words[1] == "state" and len(words) >= 3:
-        state, rest = _token(words[2], "state"), words[3:]
+        state, rest = as_token(words[2], "state"), words[3:]
     else:
         raise ProtocolViolation("malformed position: expected 'start' or 'state <s>'")
     if not rest:
         return Position((), state)
     if rest[0] != "moves" or len(rest) < 2:
         raise ProtocolViolation("malformed position: expected 'moves <m1> ...' after the start")
-    return Position(tuple(_token(m, "move") for m in rest[1:]), state)
+    return Position(tuple(as_token(m, "move") for m in rest[1:]), state)
 
 
 def _parse_go(words: list[str]) -> Go:
-    if len(words) == 1:
-        return Go()
-    if words[1] == "movetime":
-        (ms,) = _expect_keys(words[1:], ("movetime",), "go")
-        return Go(movetime=_int(ms, "movetime"))
-    time_word, inc_word = _expect_keys(words[1:], ("time", "inc"), "go")
-    times, incs = _int_list(time_word, "time"), _int_list(inc_word, "inc")
+    limits: dict[str, int] = {}
+    rest = words[1:]
+    # The search limits come first, in either order, each at most once.
+    while rest and rest[0] in ("nodes", "depth"):
+        if rest[0] in limits or len(rest) < 2:
+            raise ProtocolViolation(f"malformed go: repeated or empty '{rest[0]}'")
+        limits[rest[0]] = parse_int(rest[1], rest[0], minimum=1)
+        rest = rest[2:]
+    nodes, depth = limits.get("nodes"), limits.get("depth")
+    if not rest:
+        return Go(nodes=nodes, depth=depth)
+    if rest[0] == "movetime":
+        (ms,) = expect_keys(rest, ("movetime",), "go")
+        return Go(movetime=parse_int(ms, "movetime"), nodes=nodes, depth=depth)
+    time_word, inc_word = expect_keys(rest, ("time", "inc"), "go")
+    times, incs = int_list(time_word, "time"), int_list(inc_word, "inc")
     if len(times) != len(incs):
         raise ProtocolViolation("malformed go: 'time' and 'inc' list different numbers of seats")
-    return Go(times=times, incs=incs)
+    return Go(times=times, incs=incs, nodes=nodes, depth=depth)
 
 
 def _parse_newgame(words: list[str]) -> NewGame:
     keys = ("game", "players", "seat", "seed")
     has_options = len(words) == 2 * len(keys) + 3
-    values = _expect_keys(words[1:] if not has_options else words[1:-2], keys, "newgame")
+    values = expect_keys(words[1:] if not has_options else words[1:-2], keys, "newgame")
     options: tuple[tuple[str, str], ...] = ()
     if has_options:
         if words[-2] != "options":
             raise ProtocolViolation("malformed newgame: expected 'options <k=v,...>' at the end")
         # The same token rule the formatter applies, so every accepted line round-trips.
-        options = _parse_options(_token(words[-1], "options"))
-    players = _int(values[1], "players", minimum=1)
-    seat = _int(values[2], "seat", minimum=1)
+        options = _parse_options(as_token(words[-1], "options"))
+    players = parse_int(values[1], "players", minimum=1)
+    seat = parse_int(values[2], "seat", minimum=1)
     if seat > players:
         raise ProtocolViolation(f"malformed newgame: seat {seat} of {players} players")
     return NewGame(
-        game=_token(values[0], "game"),
+        game=as_token(values[0], "game"),
         players=players,
         seat=seat,
-        seed=_int(values[3], "seed"),
+        seed=parse_int(values[3], "seed"),
         options=options,
     )
 
@@ -380,27 +354,27 @@ def _parse_gameover(line: str, words: list[str]) -> GameOver:
             raise ProtocolViolation("malformed gameover: expected 'detail <text>'")
         parts = line.split(None, 6)
         detail = parts[6].strip() if len(parts) == 7 else ""
-    return GameOver(_token(words[2], "result"), _token(words[4], "reason"), detail)
+    return GameOver(as_token(words[2], "result"), as_token(words[4], "reason"), detail)
 
 
 def _parse_setoption(line: str, words: list[str]) -> SetOption:
     if len(words) < 4 or words[1] != "name" or words[3] != "value":
         raise ProtocolViolation("malformed setoption: expected 'setoption name <n> value <v>'")
     value = line.split(None, 4)[4].strip() if len(words) > 4 else ""
-    return SetOption(_token(words[2], "option name"), value)
+    return SetOption(as_token(words[2], "option name"), value)
 
 
 def _parse_hello(words: list[str]) -> Hello:
     if len(words) != 2:
         raise ProtocolViolation(f"malformed hello: expected '{PROTOCOL_NAME} <version>'")
-    return Hello(_int(words[1], "protocol version", minimum=1))
+    return Hello(parse_int(words[1], "protocol version", minimum=1))
 
 
 _COMMANDS: dict[str, Callable[[str, list[str]], Command]] = {
     "position": lambda line, words: _parse_position(words),
     "go": lambda line, words: _parse_go(words),
     "ping": lambda line, words: (
-        Ping(_token(words[1], "ping token"))
+        Ping(as_token(words[1], "ping token"))
         if len(words) == 2
         else _fail("malformed ping: expected 'ping <token>'")
     ),
@@ -421,7 +395,7 @@ def parse_command(line: str) -> Command:
 
     :raises ProtocolViolation: the line is not a command of protocol version 1.
     """
-    words = _words(line)
+    words = split_words(line)
     if not words:
         raise ProtocolViolation("empty line")
     parser = _COMMANDS.get(words[0])

@@ -58,9 +58,11 @@ class Position:
 
 @dataclass(frozen=True, slots=True)
 class Go:
-    """``go [time t1,t2,... inc i1,i2,...]`` or ``go movetime <ms>`` or a bare ``go``.
+    """``go [nodes <n>] [depth <d>] [time t1,t2,... inc i1,i2,... | movetime <ms>]``.
 
-    Answered by ``info`` lines, then ``move <token>`` or ``resign``.
+    Answered by ``info`` lines, then ``move <token>`` or ``resign``. The search
+    limits ``nodes`` and ``depth`` are sent only to an engine that declared them
+    in the handshake (``feature nodes`` / ``feature depth``).
     """
 
     times: tuple[int, ...] | None = None
@@ -69,6 +71,10 @@ class Go:
     """Increment of every seat in seat order, ms (present exactly when ``times`` is)."""
     movetime: int | None = None
     """Fixed time for this move, ms."""
+    nodes: int | None = None
+    """Search at most this many nodes (the engine's own count), at least 1."""
+    depth: int | None = None
+    """Search at most this many plies deep, at least 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +127,17 @@ class OptionReply:
 
 
 @dataclass(frozen=True, slots=True)
+class Feature:
+    """``feature <name>...``: during the handshake, what the engine supports.
+
+    Version 1 defines ``nodes`` and ``depth`` (it honours those ``go`` limits);
+    other names are allowed and ignored, for later versions.
+    """
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HelloOk:
     """``rgpok``: ends the handshake."""
 
@@ -132,7 +149,10 @@ class Ok:
 
 @dataclass(frozen=True, slots=True)
 class Info:
-    """``info <text>``: free text while thinking, kept in the transcript and the record."""
+    """``info <text>``: while thinking; kept in the transcript and the record.
+
+    The text is free, or structured items that ``protocol.search_info.parse_info`` reads.
+    """
 
     text: str
 
@@ -163,4 +183,6 @@ class ErrorReply:
     text: str
 
 
-Reply = IdReply | OptionReply | HelloOk | Ok | Info | MoveReply | Resign | Pong | ErrorReply
+Reply = (
+    IdReply | OptionReply | Feature | HelloOk | Ok | Info | MoveReply | Resign | Pong | ErrorReply
+)

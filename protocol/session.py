@@ -62,6 +62,7 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     Command,
     ErrorReply,
+    Feature,
     GameOver,
     Go,
     Hello,
@@ -81,6 +82,7 @@ from protocol.messages import (
     SetOption,
 )
 from protocol.process import CHUNK_BYTES, EngineProcess, describe_exit
+from protocol.search_info import KEYS, SearchInfo, merge, parse_info
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
@@ -96,6 +98,9 @@ DRAIN_CHUNKS = 16
 """At the end, at most this many chunks of unread stdout are copied to the transcript."""
 
 
+_NOTHING = SearchInfo()
+
+
 @dataclass(frozen=True, slots=True)
 class MoveAnswer:
     """The engine's answer to one ``position`` + ``go``, with the referee's timing."""
@@ -108,6 +113,8 @@ class MoveAnswer:
     """Trio time just before the request was written (the engine may read it at once)."""
     arrived_at: float
     """Trio time at which the reply line was read from the pipe."""
+    search: SearchInfo = _NOTHING
+    """The structured items of the ``info`` lines, merged: each item's last value."""
 
     @property
     def elapsed(self) -> float:
@@ -145,6 +152,8 @@ class EngineSession:
         """``id`` replies of the handshake: ``name`` and ``author`` when the engine sent them."""
         self.engine_options: tuple[OptionReply, ...] = ()
         """``option`` replies of the handshake, in the engine's order."""
+        self.engine_features: frozenset[str] = frozenset()
+        """The names of the handshake's ``feature`` lines (``nodes``, ``depth``, ...)."""
         self._buffer = LineBuffer(max_line_bytes)
         self._lines: deque[tuple[str, float]] = deque()
         self._process: EngineProcess | None = None
@@ -485,12 +494,15 @@ class EngineSession:
         name = self.spec.name
         await self._write(self._encode((Hello(),)), deadline, "handshake")
         options: list[OptionReply] = []
+        features: set[str] = set()
         while True:
             reply, _ = await self.receive(deadline)
             if isinstance(reply, IdReply):
                 self.engine_id[reply.key] = reply.value
             elif isinstance(reply, OptionReply):
                 options.append(reply)
+            elif isinstance(reply, Feature):
+                features.update(reply.names)
             elif isinstance(reply, HelloOk):
                 break
             elif isinstance(reply, Info):
@@ -505,6 +517,7 @@ class EngineSession:
                     f"engine {name!r}: {self._unexpected(reply, 'during the handshake')}"
                 )
         self.engine_options = tuple(options)
+        self.engine_features = frozenset(features)
         self._note(f"handshake done: {self.engine_id.get('name', '(no name)')}")
 
     async def _apply_options(self, options: Iterable[tuple[str, str]], deadline: float) -> None:
@@ -559,22 +572,38 @@ class EngineSession:
         sent_at = trio.current_time()
         await self._write(data, deadline, "position and go")
         infos: deque[str] | None = None
+        search = _NOTHING
         while True:
             reply, arrived = await self.receive(deadline)
             if isinstance(reply, MoveReply):
-                return MoveAnswer(reply.move, tuple(infos or ()), sent_at, arrived)
+                return MoveAnswer(reply.move, tuple(infos or ()), sent_at, arrived, search)
             if isinstance(reply, Info):
                 if infos is None:
                     infos = deque(maxlen=MAX_INFOS)
                 infos.append(reply.text)
+                search = self._searched(search, reply.text)
             elif isinstance(reply, Resign):
-                return MoveAnswer(None, tuple(infos or ()), sent_at, arrived)
+                return MoveAnswer(None, tuple(infos or ()), sent_at, arrived, search)
             elif isinstance(reply, ErrorReply):
                 raise ProtocolViolation(f"engine {self.spec.name!r}: engine error: {reply.text}")
             elif not isinstance(reply, Pong):  # a late pong of an outstanding ping is harmless
                 raise ProtocolViolation(
                     f"engine {self.spec.name!r}: {self._unexpected(reply, 'during a search')}"
                 )
+
+    def _searched(self, search: SearchInfo, text: str) -> SearchInfo:
+        """``search`` with the items of one ``info`` text merged in.
+
+        A structured item that does not parse is not a violation: it stays in the
+        transcript as sent, and a note says why it was not taken.
+        """
+        words = text.split(None, 1)
+        if not words or words[0] not in KEYS:
+            return search  # free text, as in version 1 before structured items
+        info = parse_info(text)
+        for item in info.rejected:
+            self._note(f"info item {_shown(item.text)} kept as text: {item.reason}")
+        return merge(search, info)
 
     async def request_move_with_ping(
         self, position: Position, go: Go, *, deadline: float
@@ -597,6 +626,7 @@ class EngineSession:
             answer: MoveAnswer | None = None
             pong_first = False
             infos: list[str] = []
+            search = _NOTHING
             while True:
                 reply, arrived = await self.receive(deadline)
                 if isinstance(reply, Pong):
@@ -607,9 +637,11 @@ class EngineSession:
                             return answer, pong_first
                 elif isinstance(reply, Info):
                     infos.append(reply.text)
+                    search = self._searched(search, reply.text)
                 elif isinstance(reply, (MoveReply, Resign)) and answer is None:
                     move = reply.move if isinstance(reply, MoveReply) else None
-                    answer = MoveAnswer(move, tuple(infos[-MAX_INFOS:]), sent_at, arrived)
+                    infos_kept = tuple(infos[-MAX_INFOS:])
+                    answer = MoveAnswer(move, infos_kept, sent_at, arrived, search)
                     if token not in self._pings:
                         return answer, True
                 elif isinstance(reply, ErrorReply):

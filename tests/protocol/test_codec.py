@@ -7,10 +7,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from protocol.codec import (
-    MAX_MS,
     format_command,
     format_reply,
-    is_token,
     parse_command,
     parse_reply,
 )
@@ -18,6 +16,7 @@ from protocol.errors import ProtocolViolation
 from protocol.messages import (
     Command,
     ErrorReply,
+    Feature,
     GameOver,
     Go,
     Hello,
@@ -36,6 +35,7 @@ from protocol.messages import (
     Resign,
     SetOption,
 )
+from protocol.words import MAX_MS, is_token
 
 COMMANDS: list[tuple[Command, str]] = [
     (Hello(), "rgp 1"),
@@ -60,6 +60,13 @@ COMMANDS: list[tuple[Command, str]] = [
     (Go(), "go"),
     (Go(movetime=250), "go movetime 250"),
     (Go(times=(60000, 59000, 1), incs=(1000, 1000, 0)), "go time 60000,59000,1 inc 1000,1000,0"),
+    (Go(nodes=400), "go nodes 400"),
+    (Go(depth=7), "go depth 7"),
+    (Go(movetime=100, depth=3), "go depth 3 movetime 100"),
+    (
+        Go(times=(5000, 4000), incs=(50, 50), nodes=400, depth=9),
+        "go nodes 400 depth 9 time 5000,4000 inc 50,50",
+    ),
     (Ping("17"), "ping 17"),
     (GameOver("1-0", "rules"), "gameover result 1-0 reason rules"),
     (
@@ -81,6 +88,8 @@ REPLIES: list[tuple[Reply, str]] = [
         OptionReply("Style", "combo", "solid", choices=("solid", "wild")),
         "option name Style type combo default solid var solid var wild",
     ),
+    (Feature(("nodes", "depth")), "feature nodes depth"),
+    (Feature(("ponder",)), "feature ponder"),
     (HelloOk(), "rgpok"),
     (Ok(), "ok"),
     (Info("depth 3 score 12 pv e3 d4"), "info depth 3 score 12 pv e3 d4"),
@@ -114,6 +123,7 @@ def test_reply_wire_form_and_round_trip(reply: Reply, line: str) -> None:
         ("info   two  spaces ", Info("two  spaces")),
         ("id  name   Spacy  Engine ", IdReply("name", "Spacy  Engine")),
         ("error   no", ErrorReply("no")),
+        ("feature  nodes\tdepth ", Feature(("nodes", "depth"))),
     ],
 )
 def test_blanks_are_tolerated(line: str, reply: Reply) -> None:
@@ -143,6 +153,8 @@ def test_blanks_are_tolerated(line: str, reply: Reply) -> None:
         "option name X type spin default 1 min",
         "MOVE e3",
         "move e3\r",
+        "feature",
+        "feature n\u00f6des",
     ],
 )
 def test_bad_replies_are_violations(line: str) -> None:
@@ -164,6 +176,13 @@ def test_bad_replies_are_violations(line: str) -> None:
         "go movetime",
         "go movetime 1 time 2",
         "go infinite",
+        "go nodes",
+        "go nodes 0",
+        "go depth 0 movetime 5",
+        "go nodes 5 nodes 6",
+        "go nodes x",
+        "go time 1 inc 1 nodes 5",
+        "go movetime 5 depth 3",
         "position",
         "position startpos",
         "position start moves",
@@ -203,6 +222,8 @@ def test_bad_commands_are_violations(line: str) -> None:
         Go(times=(-5,), incs=(0,)),
         Go(times=(1,), incs=(0,), movetime=5),
         Go(movetime=-1),
+        Go(nodes=0),
+        Go(depth=-2, movetime=5),
         Position(("e3", "d 4")),
         Position(("e3", "")),
         Position(("é",)),
@@ -237,6 +258,8 @@ def test_unformattable_commands_are_refused(command: Command) -> None:
         Info("a\nb"),
         ErrorReply("a\rb"),
         Pong("a b"),
+        Feature(()),
+        Feature(("no des",)),
     ],
 )
 def test_unformattable_replies_are_refused(reply: Reply) -> None:
@@ -257,7 +280,8 @@ KEYWORDS = [
     "resign", "pong", "ping", "error", "setoption", "value", "newgame", "game", "players",
     "seat", "seed", "options", "size=9,pie=yes", "a=", "=b", ",", "position", "start",
     "state", "moves", "e3", "go", "time", "inc", "movetime", "1,2,3", "1,,2", "gameover",
-    "result", "reason", "detail", "quit", "99999999999999999999", "é", "\x00", "\t", "\r",
+    "result", "reason", "detail", "quit", "nodes", "depth", "feature", "99999999999999999999",
+    "é", "\x00", "\t", "\r",
     "\n", "\x85", "\u2028", "\xa0",
 ]  # fmt: skip
 
@@ -305,17 +329,21 @@ rule_options = st.lists(
 ).map(tuple)
 
 
+limits = st.one_of(st.none(), st.integers(1, MAX_MS))
+
+
 @st.composite
 def go_commands(draw: st.DrawFn) -> Go:
     kind = draw(st.sampled_from(["bare", "movetime", "clock"]))
+    nodes, depth = draw(limits), draw(limits)
     if kind == "bare":
-        return Go()
+        return Go(nodes=nodes, depth=depth)
     if kind == "movetime":
-        return Go(movetime=draw(ms))
+        return Go(movetime=draw(ms), nodes=nodes, depth=depth)
     seats = draw(st.integers(1, 4))
     times = draw(st.lists(ms, min_size=seats, max_size=seats))
     incs = draw(st.lists(ms, min_size=seats, max_size=seats))
-    return Go(times=tuple(times), incs=tuple(incs))
+    return Go(times=tuple(times), incs=tuple(incs), nodes=nodes, depth=depth)
 
 
 @st.composite
@@ -357,6 +385,7 @@ replies = st.one_of(
         maximum=st.one_of(st.none(), signed),
         choices=st.lists(tokens, max_size=4).map(tuple),
     ),
+    st.builds(Feature, names=st.lists(tokens, min_size=1, max_size=4).map(tuple)),
     st.just(HelloOk()),
     st.just(Ok()),
     st.builds(Info, text=texts),

@@ -11,6 +11,7 @@ import trio
 
 from protocol.codec import parse_command, parse_reply
 from protocol.messages import GameOver, Go, NewGame, Position
+from protocol.search_info import SearchInfo, Shares, merge, parse_info
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
@@ -110,18 +111,40 @@ def test_spec_example_session_is_valid_protocol() -> None:
             parse_reply(message)
 
 
-async def test_spec_minimal_engine_speaks_the_protocol(tmp_path: Path) -> None:
+def test_spec_example_info_items_parse_as_the_text_says() -> None:
+    (example,) = _code_blocks("text")
+    infos = [line.split(" ", 2)[2] for line in example.splitlines() if line.startswith("< info")]
+    parsed = [parse_info(text) for text in infos]
+    # Every item of the example is well formed except the one the text calls malformed.
+    assert [item.text for info in parsed for item in info.rejected] == ["score 700,200"]
+    first_search = merge(merge(parsed[0], parsed[1]), parsed[2])
+    assert (first_search.depth, first_search.nodes) == (5, 20000)
+    assert first_search.score == Shares((310, 380, 310))
+
+
+@pytest.mark.parametrize("rules", [False, True])
+async def test_spec_minimal_engine_speaks_the_protocol(tmp_path: Path, rules: bool) -> None:
     (code,) = _code_blocks("python")
+    if rules:  # give it two legal moves, so that it searches and reports
+        code = code.replace("    return []", '    return ["d4", "e5"]', 1)
     script = tmp_path / "minimal.py"
     script.write_text(code, encoding="utf-8")
     spec = EngineSpec(name="minimal", argv=(sys.executable, str(script)))
     async with EngineSession.open(spec, start_timeout=5) as session:
         assert session.engine_id == {"name": "Minimal", "author": "You"}
-        await session.new_game(NewGame("trike", 2, 1, 5, (("size", "9"),)), timeout=5)
+        assert session.engine_features == {"nodes", "depth"}
+        await session.new_game(NewGame("trichess", 3, 1, 5), timeout=5)
         answer = await session.request_move(
-            Position(("e3",)), Go(movetime=100), deadline=trio.current_time() + 5
+            Position(("e3",)), Go(movetime=100, nodes=10), deadline=trio.current_time() + 5
         )
-        assert answer.move is None  # it knows no rules, so it resigns
+        if rules:
+            assert answer.move in ("d4", "e5")
+            assert answer.search == SearchInfo(
+                depth=1, nodes=2, score=Shares((334, 333, 333)), pv=(answer.move,)
+            )
+        else:
+            assert answer.move is None  # it knows no rules, so it resigns
+            assert answer.search == SearchInfo()
         assert await session.ping(5) >= 0
         await session.notify(GameOver("0-1", "resignation"))
     assert session.returncode == 0
