@@ -96,10 +96,11 @@ class SearchInfo:
     @property
     def empty(self) -> bool:
         """True when nothing at all was reported."""
-        return self == _EMPTY
+        return self == NO_SEARCH
 
 
-_EMPTY = SearchInfo()
+NO_SEARCH = SearchInfo()
+"""Nothing reported (the default of every search field)."""
 _WORD = re.compile(r"\S+")
 
 
@@ -164,7 +165,7 @@ def parse_info(text: str) -> SearchInfo:
     """The ``SearchInfo`` of an ``info`` line's text (the part after ``info``). Never raises."""
     matches = list(_WORD.finditer(text))
     if not matches:
-        return _EMPTY
+        return NO_SEARCH
     if matches[0].group() not in KEYS:
         return SearchInfo(string=text.strip())
     info: dict[str, object] = {}

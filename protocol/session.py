@@ -82,7 +82,7 @@ from protocol.messages import (
     SetOption,
 )
 from protocol.process import CHUNK_BYTES, EngineProcess, describe_exit
-from protocol.search_info import KEYS, SearchInfo, merge, parse_info
+from protocol.search_info import KEYS, NO_SEARCH, SearchInfo, merge, parse_info
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
@@ -98,9 +98,6 @@ DRAIN_CHUNKS = 16
 """At the end, at most this many chunks of unread stdout are copied to the transcript."""
 
 
-_NOTHING = SearchInfo()
-
-
 @dataclass(frozen=True, slots=True)
 class MoveAnswer:
     """The engine's answer to one ``position`` + ``go``, with the referee's timing."""
@@ -113,7 +110,7 @@ class MoveAnswer:
     """Trio time just before the request was written (the engine may read it at once)."""
     arrived_at: float
     """Trio time at which the reply line was read from the pipe."""
-    search: SearchInfo = _NOTHING
+    search: SearchInfo = NO_SEARCH
     """The structured items of the ``info`` lines, merged: each item's last value."""
 
     @property
@@ -189,7 +186,8 @@ class EngineSession:
         :raises EngineStartError: the program cannot be run, or it did not answer
             the handshake with ``rgpok`` in time (it exited, refused the version,
             sent a bad line, or said nothing), or it lacks one of ``spec.options``
-            (``EngineRefusedError`` if it answered ``error`` to one).
+            (``EngineRefusedError`` if it answered ``error`` to one), or it does not
+            declare a feature that ``spec.nodes`` or ``spec.depth`` needs.
 
         Exceptions from the body propagate unchanged (a single exception is never
         wrapped in an ``ExceptionGroup``).
@@ -227,6 +225,7 @@ class EngineSession:
         spec = self.spec
         try:
             await self._handshake(deadline)
+            self._check_features()
             if spec.options:
                 await self._apply_options(spec.options, deadline)
         except EngineStartError as exc:
@@ -520,6 +519,19 @@ class EngineSession:
         self.engine_features = frozenset(features)
         self._note(f"handshake done: {self.engine_id.get('name', '(no name)')}")
 
+    def _check_features(self) -> None:
+        """Refuse an engine lacking a feature the spec's search limits need.
+
+        :raises EngineStartError: e.g. a node limit for an engine without ``feature nodes``.
+        """
+        for name in self.spec.required_features:
+            if name not in self.engine_features:
+                what = "a node limit" if name == "nodes" else "a depth limit"
+                raise EngineStartError(
+                    f"engine {self.spec.name!r} does not declare 'feature {name}' in its"
+                    f" handshake: it cannot play with {what}"
+                )
+
     async def _apply_options(self, options: Iterable[tuple[str, str]], deadline: float) -> None:
         pairs = tuple(options)
         declared = {option.name for option in self.engine_options}
@@ -572,7 +584,7 @@ class EngineSession:
         sent_at = trio.current_time()
         await self._write(data, deadline, "position and go")
         infos: deque[str] | None = None
-        search = _NOTHING
+        search = NO_SEARCH
         while True:
             reply, arrived = await self.receive(deadline)
             if isinstance(reply, MoveReply):
@@ -626,7 +638,7 @@ class EngineSession:
             answer: MoveAnswer | None = None
             pong_first = False
             infos: list[str] = []
-            search = _NOTHING
+            search = NO_SEARCH
             while True:
                 reply, arrived = await self.receive(deadline)
                 if isinstance(reply, Pong):

@@ -30,13 +30,31 @@ class EngineSpec:
     """Address-space limit of the engine process, MiB (``RLIMIT_AS``); None for none."""
     max_cpu_seconds: int | None = None
     """CPU-time limit of the engine process, seconds (``RLIMIT_CPU``); None for none."""
+    nodes: int | None = None
+    """A node limit sent with every ``go`` (``go nodes <n>``; fastchess's ``nodes=``)."""
+    depth: int | None = None
+    """A depth limit sent with every ``go`` (``go depth <d>``)."""
 
     def __post_init__(self) -> None:
         if not self.argv or not self.argv[0]:
             raise ValueError(f"engine {self.name!r}: empty command")
-        for label, limit in (("memory", self.max_memory_mb), ("CPU", self.max_cpu_seconds)):
+        for label, limit in (
+            ("memory", self.max_memory_mb),
+            ("CPU", self.max_cpu_seconds),
+            ("node", self.nodes),
+            ("depth", self.depth),
+        ):
             if limit is not None and limit <= 0:
                 raise ValueError(f"engine {self.name!r}: the {label} limit must be positive")
+
+    @property
+    def required_features(self) -> tuple[str, ...]:
+        """The handshake ``feature`` names this spec needs: ``nodes`` and/or ``depth``."""
+        return tuple(
+            name
+            for name, limit in (("nodes", self.nodes), ("depth", self.depth))
+            if limit is not None
+        )
 
     def resource_limits(self) -> list[tuple[int, int]]:
         """``(resource.RLIMIT_*, value)`` pairs to apply to the process at start."""

@@ -9,6 +9,10 @@
    game must not be over before it. Else ``illegal-move`` at that ply.
 3. The ``Result`` (and ``Score``, ``Culprit``) must be what the final position and the
    ``Termination`` justify. Else ``wrong-result``.
+4. With an ``Adjudication`` tag (score rules, ``referee.score_rules``) the recorded
+   ``s=`` items are fed to the rule ply by ply: it must end the game exactly where the
+   record ends with termination ``adjudication`` (or where the rules end it), never
+   earlier, and an ``adjudication`` must be the one it gives. Else ``wrong-result``.
 """
 
 from __future__ import annotations
@@ -31,6 +35,13 @@ from referee.results import (
     parse_result,
     result_text,
     unfinished_outcome,
+)
+from referee.score_rules import (
+    TAG,
+    Decision,
+    ScoreAdjudicator,
+    ScoreRules,
+    adjudicated_outcome,
 )
 
 GameMaker = Callable[[str, Mapping[str, str]], AnyGame]
@@ -116,8 +127,19 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
         return _invalid(str(exc))
     if state.num_players != players:
         return _invalid(f"the Start position has {state.num_players} seats, not {players}")
+    adjudicator: ScoreAdjudicator | None = None
+    settings = record.tag(TAG)
+    if settings is not None:
+        try:
+            adjudicator = ScoreAdjudicator(ScoreRules.from_tag(settings), players)
+        except ValueError as exc:
+            return _invalid(str(exc))
+    decision: Decision | None = None
+    early: Decision | None = None
 
     for ply, text in enumerate(record.move_texts, 1):
+        if decision is not None and early is None:
+            early = decision  # the rule ended the game, yet the record goes on
         seat = state.to_move
         if seat is None:
             reason = f"move {ply} {text!r}: the game is already over"
@@ -136,7 +158,35 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
         except IllegalMoveError:
             reason = f"move {ply} {text!r} by seat {seat + 1} is illegal"
             return _illegal(ply, seat, text, reason, game.render(state))
+        if adjudicator is not None:
+            score = record.moves[ply - 1].note.score
+            decision = adjudicator.observe(seat, score)
+    if adjudicator is not None:
+        problem = _check_rule(record, state, early, decision)
+        if problem is not None:
+            return _check_result(game, record, state, problem=problem)
+        if decision is not None and state.outcome() is None:
+            return _check_result(game, record, state, adjudicated=decision)
     return _check_result(game, record, state)
+
+
+def _check_rule(
+    record: GameRecord, state: Any, early: Decision | None, last: Decision | None
+) -> str | None:
+    """What is wrong with the record under its score rules, or None."""
+    if early is not None:
+        return (
+            f"the {TAG} rule ends the game after ply {early.ply}, but the record goes on:"
+            f" {early.reason}"
+        )
+    termination = record.termination
+    if last is not None and state.outcome() is None and termination is not Termination.ADJUDICATION:
+        return f"the {TAG} rule ends the game here, but Termination is {termination.value!r}"
+    if last is None and termination is Termination.ADJUDICATION:
+        return (
+            f"the recorded scores do not justify the adjudication under {TAG} {record.tag(TAG)!r}"
+        )
+    return None
 
 
 def _expected(game: AnyGame, record: GameRecord, state: Any) -> tuple[Outcome | None, str | None]:
@@ -173,9 +223,25 @@ def _expected(game: AnyGame, record: GameRecord, state: Any) -> tuple[Outcome | 
     return expected, None
 
 
-def _check_result(game: AnyGame, record: GameRecord, state: Any) -> Verdict:
+def _check_result(
+    game: AnyGame,
+    record: GameRecord,
+    state: Any,
+    *,
+    problem: str | None = None,
+    adjudicated: Decision | None = None,
+) -> Verdict:
+    """The verdict on the result; ``adjudicated``: the score rule's decision that ended it."""
     claimed = record.result
-    expected, problem = _expected(game, record, state)
+    if adjudicated is not None:
+        expected: Outcome | None = adjudicated_outcome(game, state, adjudicated)
+        if record.culprit_seat != adjudicated.loser:
+            want = "no Culprit" if adjudicated.loser is None else f"Culprit {adjudicated.loser + 1}"
+            problem = f"the adjudication needs {want}: {adjudicated.reason}"
+    elif problem is None:
+        expected, problem = _expected(game, record, state)
+    else:
+        expected = _expected(game, record, state)[0]
     correct = result_text(game, expected)
 
     def wrong(reason: str) -> Verdict:

@@ -26,6 +26,10 @@ clock allows (+ margin)
 A forfeit ends the game for every seat count: the culprit is ranked last, the
 other seats are ranked among themselves by ``Game.score_unfinished`` (in a
 2-player game the other seat simply wins).
+
+With ``ScoreRules`` (``referee.score_rules``) the engines' reported scores may end
+the game after a move (termination ``adjudication``); the rules of the game come
+first, the move limit after.
 """
 
 from __future__ import annotations
@@ -42,11 +46,13 @@ from protocol.errors import (
     ProtocolViolation,
 )
 from protocol.messages import GameOver, Go
+from protocol.search_info import NO_SEARCH, SearchInfo, Shares
 from referee.clock import Clock, TimeControl
 from referee.core import Game, Outcome, State, Termination
 from referee.errors import IllegalMoveError, InvalidMoveError
 from referee.players import GameSetup, MoveRequest, Player
 from referee.results import forfeit_outcome, result_text, unfinished_outcome
+from referee.score_rules import Decision, ScoreAdjudicator, ScoreRules, adjudicated_outcome
 
 FAILURE_POLICY: dict[type[EngineError], Termination] = {
     EngineStartError: Termination.VOID,
@@ -87,6 +93,8 @@ class PlayedMove:
     """Clock reading when the request was written."""
     arrived_at: float
     """Clock reading when the reply arrived."""
+    search: SearchInfo = NO_SEARCH
+    """The engine's last reported search items (a score for another seat count dropped)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +134,14 @@ def _go(clock: Clock, seat: int) -> Go:
     return Go()
 
 
+def _search(search: SearchInfo, players: int) -> SearchInfo:
+    """``search`` without a share list for another number of seats (SPEC.md §4.1)."""
+    score = search.score
+    if type(score) is Shares and len(score.values) != players:
+        return SearchInfo(depth=search.depth, nodes=search.nodes, pv=search.pv)
+    return search
+
+
 async def play_game(
     game: Game[Any, Any],
     players: Sequence[Player],
@@ -135,8 +151,11 @@ async def play_game(
     start: str | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
     on_move: MoveHook | None = None,
+    adjudication: ScoreRules | None = None,
 ) -> GameResult:
     """Play one game; ``players[i]`` sits in seat ``i``.
+
+    ``adjudication``: the score rules that may end the game early (None: never).
 
     Never raises for anything a player does: every failure becomes the outcome
     of the table above. Cancellation propagates (the caller decides what a
@@ -156,9 +175,14 @@ async def play_game(
             return await _finish(game, players, state, void, moves, start)
 
     clock = Clock(tc, num_players)
+    adjudicator = ScoreAdjudicator(adjudication, num_players) if adjudication else None
+    decision: Decision | None = None
     while True:
         outcome = state.outcome()
         if outcome is not None:
+            break
+        if decision is not None:
+            outcome = adjudicated_outcome(game, state, decision)
             break
         if state.ply >= max_plies:
             outcome = unfinished_outcome(game, state, reason=f"move limit of {max_plies} plies")
@@ -208,6 +232,9 @@ async def play_game(
             )
             break
         text = reply.move  # parse_move accepts canonical text only, so this is canonical
+        search = reply.search
+        if search is not NO_SEARCH:
+            search = _search(search, num_players)
         played = PlayedMove(
             mover,
             text,
@@ -216,7 +243,10 @@ async def play_game(
             reply.infos,
             reply.sent_at,
             reply.arrived_at,
+            search,
         )
+        if adjudicator is not None:
+            decision = adjudicator.observe(mover, search.score)
         moves.append(played)
         texts.append(text)
         if on_move is not None:

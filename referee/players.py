@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import trio
 
 from protocol.errors import EngineError, EngineStartError, EngineTimeoutError
 from protocol.messages import GameOver, Go, NewGame, Position
+from protocol.search_info import NO_SEARCH, SearchInfo
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
@@ -51,7 +52,7 @@ class MoveRequest:
     moves: tuple[str, ...]
     """Every move played so far, canonical text."""
     go: Go
-    """The clocks as sent to the engine."""
+    """The clocks as sent to the engine (an engine player adds its own search limits)."""
     timeout: float
     """Seconds after sending the request at which the referee stops waiting."""
 
@@ -68,6 +69,8 @@ class PlayerReply:
     """Trio clock when the request was written."""
     arrived_at: float
     """Trio clock when the reply line arrived."""
+    search: SearchInfo = NO_SEARCH
+    """What the search reported: each structured ``info`` item's last value."""
 
     @property
     def elapsed(self) -> float:
@@ -97,6 +100,9 @@ class Player(Protocol):
 class EnginePlayer:
     """An external engine, reused across games and restarted after any failure.
 
+    The spec's search limits (``nodes``, ``depth``) go with every ``go``; the session
+    refuses, at start, an engine that did not declare the features they need.
+
     Use ``async with EnginePlayer.open(spec) as player:``; the process never
     outlives the block. After a crash, timeout or protocol violation the session
     is discarded (a late reply could otherwise be taken for the next game's move)
@@ -118,6 +124,7 @@ class EnginePlayer:
     ) -> None:
         self.spec = spec
         self.name = spec.name
+        self._limited = bool(spec.required_features)
         self._nursery = nursery
         self._start_timeout = start_timeout
         self._on_transcript = on_transcript
@@ -255,15 +262,20 @@ class EnginePlayer:
         session = self._session
         if session is None:
             raise EngineStartError(f"{self.name}: no running engine")
+        go = request.go
+        if self._limited:
+            go = replace(go, nodes=self.spec.nodes, depth=self.spec.depth)
         try:
             answer = await session.request_move(
                 Position(request.moves, request.start),
-                request.go,
+                go,
                 deadline=trio.current_time() + request.timeout,
             )
         except EngineError as error:
             raise await self._guarded(error) from None
-        return PlayerReply(answer.move, answer.infos, answer.sent_at, answer.arrived_at)
+        return PlayerReply(
+            answer.move, answer.infos, answer.sent_at, answer.arrived_at, answer.search
+        )
 
     async def game_over(self, over: GameOver) -> None:
         session = self._session

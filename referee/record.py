@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core import Game, Outcome, Termination
+from referee.move_comment import format_move_comment
 from referee.record_parse import parse_records, read_records
 from referee.record_types import (
     HEAD_TAGS,
@@ -59,13 +60,8 @@ AnyGame = Game[Any, Any]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def timing_comment(used: float, remaining: float | None = None) -> str:
-    """The writer's per-move comment: seconds used for the move, then the clock left.
-
-    ``timing_comment(1.2344, 58.7656) == "1.234s 58.766s"``.
-    """
-    text = f"{used:.3f}s"
-    return text if remaining is None else f"{text} {remaining:.3f}s"
+timing_comment = format_move_comment
+"""The writer's per-move comment (``referee.move_comment.format_move_comment``)."""
 
 
 def _clean(value: str) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from referee.core import Seat, Termination
+from referee.move_comment import MoveComment, parse_move_comment
 from referee.results import RESULT_PART, UNFINISHED, parse_result
 
 HEAD_TAGS = ("Game", "Options", "RulesVersion", "Players")
@@ -180,6 +181,11 @@ class MoveEntry:
         check_move_text(self.text)
         if self.comment is not None and "}" in self.comment:
             raise ValueError(f"comment {self.comment!r} contains '}}'")
+
+    @property
+    def note(self) -> MoveComment:
+        """What the comment says: time used and left, and ``d=``/``n=``/``s=`` search items."""
+        return parse_move_comment(self.comment)
 
 
 @dataclass(frozen=True, slots=True)
