@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from tournaments.bench import run_benchmarks
+from tournaments.bench.throughput import run_benchmarks
 
 
 def main() -> None:

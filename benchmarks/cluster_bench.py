@@ -5,7 +5,7 @@
 A 2-entrant Trike tournament of the instant C engine (``trike-c``) against itself,
 through ``run_tournament``: locally in one event loop (concurrency 1) and in two
 worker processes (concurrency 2), then on a loopback cluster
-(``tournaments.cluster_local``: a scheduler and K one-thread workers as processes) for
+(``tournaments.cluster.local``: a scheduler and K one-thread workers as processes) for
 each K of ``--workers``. Games/s and plies/s are over the run's wall time from the
 slots (or the cluster connection and preflight) being ready to the last game; the
 start-up is printed apart, and the CPU time of the runner's process per game (with
@@ -24,10 +24,10 @@ from typing import Any
 
 import trio
 
-from tournaments.cluster_local import loopback_cluster
-from tournaments.config import parse_config
-from tournaments.plan import Plan
-from tournaments.runner import RunResult, run_tournament
+from tournaments.cluster.local import loopback_cluster
+from tournaments.event.config import parse_config
+from tournaments.event.plan import Plan
+from tournaments.runner.run import RunResult, run_tournament
 
 ENGINE = "trike-c"
 

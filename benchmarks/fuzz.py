@@ -48,8 +48,8 @@ from referee.adjudicate import adjudicate  # noqa: E402
 from referee.record import build_record, format_record  # noqa: E402
 from referee.record_parse import RecordSyntaxError, parse_records  # noqa: E402
 from referee.registry import GAMES, make_game  # noqa: E402
-from tournaments.config import ConfigError, parse_config, read_config_data  # noqa: E402
-from tournaments.plan import Plan  # noqa: E402
+from tournaments.event.config import ConfigError, parse_config, read_config_data  # noqa: E402
+from tournaments.event.plan import Plan  # noqa: E402
 
 AWKWARD = [
     "\n", "\r", "\t", "\0", " ", "  ", "{", "}", "[", "]", '"', "\\", "=", ",", ".", "+",

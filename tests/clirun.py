@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tournaments.cli import main
+from tournaments.cli.app import main
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

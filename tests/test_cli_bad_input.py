@@ -1,7 +1,7 @@
 """Every command against bad input: one line ``referee: error: ...``, exit status 2, no
 traceback.
 
-The cases run ``tournaments.cli.main`` in this process: that function *is* the
+The cases run ``tournaments.cli.app.main`` in this process: that function *is* the
 console script (checked below against the installed entry point, and a few cases
 also through the real ``referee`` executable). Placeholders in the arguments:
 ``{missing}`` a path that does not exist, ``{dir}`` a directory, ``{empty}`` an empty
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.cli import app, main
+from tournaments.cli.app import app, main
 
 BAD_ENGINE = "/nonexistent/engine"
 
@@ -187,7 +187,7 @@ def test_every_command_has_a_case() -> None:
 
 def test_the_console_script_is_main() -> None:
     scripts = importlib.metadata.entry_points(group="console_scripts")
-    assert [e.value for e in scripts if e.name == "referee"] == ["tournaments.cli:main"]
+    assert [e.value for e in scripts if e.name == "referee"] == ["tournaments.cli.app:main"]
 
 
 @pytest.mark.parametrize(

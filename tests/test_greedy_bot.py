@@ -14,7 +14,7 @@ from bots.greedy_bot import WIN_VALUE, greedy_move, outcome_utility, utility
 from bots.random_bot import AnyGame, AnyState, mix_seed
 from referee.core import Outcome, Termination, ranks_from_scores
 from referee.registry import GAMES, make_game
-from tournaments.standings import placement_points
+from tournaments.results.standings import placement_points
 
 GAMES_TO_PLAY = 12
 """Games per (game, seat count): a multiple of 2 and 3 so every seat is taken equally."""

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tests.procs import live_with
-from tournaments.cluster_local import LoopbackCluster, loopback_cluster
+from tournaments.cluster.local import LoopbackCluster, loopback_cluster
 
 
 def wait_gone(marker: str, timeout: float = 15.0) -> list[int]:

@@ -19,15 +19,15 @@ import pytest
 
 from referee.record_parse import read_records
 from tests.cluster.dask_procs import dask_cluster, wait_gone
-from tournaments.cli import main
-from tournaments.cluster_config import ClusterConfig
-from tournaments.cluster_local import LoopbackCluster
-from tournaments.cluster_task import ENGINES_VARIABLE, play_batch, worker_entrants
-from tournaments.config import ConfigError, parse_config
-from tournaments.journal import JOURNAL, config_difference
-from tournaments.plan import Plan
-from tournaments.runner import Progress, run_tournament
-from tournaments.slot import GameReport
+from tournaments.cli.app import main
+from tournaments.cluster.local import LoopbackCluster
+from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entrants
+from tournaments.event.cluster_settings import ClusterConfig
+from tournaments.event.config import ConfigError, parse_config
+from tournaments.event.plan import Plan
+from tournaments.play.journal import JOURNAL, config_difference
+from tournaments.results.game import GameReport
+from tournaments.runner.run import Progress, run_tournament
 
 pytest.importorskip("distributed")
 
@@ -126,7 +126,7 @@ def test_cluster_section_is_checked_and_ignored_on_resume() -> None:
 
 
 def test_cluster_engines_must_name_entrants() -> None:
-    from tournaments.cluster import ClusterError, remote_commands
+    from tournaments.cluster.client import ClusterError, remote_commands
 
     plan = make_plan(None, engines={"greedy": "/opt/greedy"})
     assert remote_commands(plan) == ["random --seed 7919", "/opt/greedy"]
@@ -205,7 +205,7 @@ async def test_cluster_plays_the_same_games_as_the_local_runner(
 async def test_a_failing_preflight_names_the_worker_and_the_entrant(
     tmp_path: Path, cluster: LoopbackCluster
 ) -> None:
-    from tournaments.cluster import ClusterError
+    from tournaments.cluster.client import ClusterError
 
     plan = make_plan(cluster.address, engines={"greedy": str(tmp_path / "no-such-engine")})
     with pytest.raises(ClusterError) as caught:
@@ -244,7 +244,7 @@ async def test_a_game_reported_twice_counts_once(
 ) -> None:
     """Every batch goes out twice (as when Dask runs a task again after its worker died):
     each game is still journaled once, and its one transcript written."""
-    from tournaments.cluster import ClusterGames
+    from tournaments.cluster.client import ClusterGames
 
     submit = ClusterGames._submit
 
@@ -266,7 +266,7 @@ async def test_reports_stream_back_before_their_task_ends(
 ) -> None:
     """With the tasks' results thrown away, the streamed reports alone finish the run
     (were any missing, its games would be sent again, lost again, and the run stop)."""
-    from tournaments.cluster import ClusterGames
+    from tournaments.cluster.client import ClusterGames
 
     handle = ClusterGames._handle
 
@@ -314,7 +314,7 @@ async def test_a_lost_scheduler_stops_cleanly_and_resume_finishes_locally(
     """Kill the scheduler once the first game is journaled: one line, the finished games
     kept, and ``--resume`` without the cluster plays exactly the rest. (Runs last: it
     ends the module's cluster.)"""
-    from tournaments.cluster import ClusterError
+    from tournaments.cluster.client import ClusterError
 
     out = tmp_path / "out"
     stopped: list[int] = []

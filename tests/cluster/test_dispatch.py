@@ -11,16 +11,16 @@ import pytest
 import trio
 
 from referee.core import Outcome, Termination
-from tournaments.cluster_config import ClusterConfig
-from tournaments.jobs import Job
-from tournaments.runner import VOID_ATTEMPTS, TournamentError
-from tournaments.slot import GameReport
+from tournaments.event.cluster_settings import ClusterConfig
+from tournaments.event.jobs import Job
+from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
+from tournaments.results.game import GameReport
 
 pytest.importorskip("distributed")
 
 from distributed.scheduler import KilledWorker
 
-from tournaments.cluster import LOST_ATTEMPTS, ClusterError, ClusterGames
+from tournaments.cluster.client import LOST_ATTEMPTS, ClusterError, ClusterGames
 
 
 class FakeClient:

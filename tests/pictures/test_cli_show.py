@@ -15,7 +15,7 @@ import pytest
 
 from referee.record import build_record, format_record
 from tests.pictures.positions import CASES, mid_game, move_texts, start
-from tournaments.cli import main
+from tournaments.cli.app import main
 
 
 @pytest.fixture(scope="module")

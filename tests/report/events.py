@@ -9,9 +9,9 @@ from typing import Any
 import trio
 
 from tests.tournaments.local import bot_factory
-from tournaments.config import parse_config
-from tournaments.plan import Plan
-from tournaments.runner import run_tournament
+from tournaments.event.config import parse_config
+from tournaments.event.plan import Plan
+from tournaments.runner.run import run_tournament
 
 MATCH: dict[str, Any] = {
     "event": "Report <test> & match",  # characters the page must escape

@@ -17,10 +17,10 @@ import pytest
 
 from referee.adjudicate import adjudicate_file
 from tests.report.webdriver import Browser, BrowserUnavailable
-from tournaments.cli_report import write_adjudication_page
-from tournaments.event_dir import read_event
-from tournaments.html_report import build_report
-from tournaments.journal import RESULTS
+from tournaments.cli.report import write_adjudication_page
+from tournaments.html.report import build_report
+from tournaments.play.event_dir import read_event
+from tournaments.play.journal import RESULTS
 
 
 @pytest.fixture(scope="module")

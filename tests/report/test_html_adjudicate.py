@@ -13,8 +13,8 @@ from referee.record import format_record
 from referee.record_parse import read_records
 from referee.record_types import GameRecord, MoveEntry
 from tests.clirun import cli
-from tournaments.html_adjudicate import build_adjudication_page
-from tournaments.html_replay import replay
+from tournaments.html.adjudicate import build_adjudication_page
+from tournaments.html.replay import replay
 
 
 def _disputed_file(match_dir: Path, out: Path) -> list[GameRecord]:

@@ -14,13 +14,13 @@ from referee.pictures import LastMove, position_svg
 from referee.record_parse import parse_records
 from tests.clirun import cli
 from tests.report.page import Page, read_page
-from tournaments.event_dir import Event, read_event
-from tournaments.html_chart import Series, line_chart
-from tournaments.html_replay import FramePool, replay
-from tournaments.html_report import FORFEITS, build_report, forfeit_rows
-from tournaments.journal import RESULTS, read_journal
-from tournaments.slot import GameReport
-from tournaments.summary import EventInfo, summarize
+from tournaments.html.chart import Series, line_chart
+from tournaments.html.replay import FramePool, replay
+from tournaments.html.report import FORFEITS, build_report, forfeit_rows
+from tournaments.play.event_dir import Event, read_event
+from tournaments.play.journal import RESULTS, read_journal
+from tournaments.results.game import GameReport
+from tournaments.results.summary import EventInfo, summarize
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.event_dir import read_event
-from tournaments.summary import summarize
-from tournaments.timeline import (
+from tournaments.play.event_dir import read_event
+from tournaments.results.summary import summarize
+from tournaments.results.timeline import (
     MAX_SAMPLES,
     MIN_SAMPLES,
     llr_series,

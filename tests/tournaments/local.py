@@ -11,7 +11,7 @@ from bots.random_bot import RandomBrain
 from protocol.messages import Go, NewGame, Position
 from protocol.spec import EngineSpec
 from referee.players import GameSetup, LocalPlayer, MoveRequest, Player
-from tournaments.slot import PlayerFactory, TranscriptSink
+from tournaments.play.slot import PlayerFactory, TranscriptSink
 
 
 def brain_player(name: str, brain: RandomBrain) -> LocalPlayer:

@@ -6,8 +6,8 @@ import pytest
 
 from referee.registry import make_game
 from tests.c_build import build_trike_engine
-from tournaments.bench import bench_match, bench_tournament
-from tournaments.rules_bench import RULES_CASES, random_games, referee_replay, run_rules_benchmark
+from tournaments.bench.rules import RULES_CASES, random_games, referee_replay, run_rules_benchmark
+from tournaments.bench.throughput import bench_match, bench_tournament
 
 
 def test_random_games_are_seeded_and_complete() -> None:

@@ -22,12 +22,12 @@ from tests.c_build import build_trike_engine
 from tests.clirun import cli
 from tests.procs import live_with
 from tests.tournaments.local import bot_factory
-from tournaments.config import load_config
-from tournaments.journal import JournalError, hold_lock, read_journal
-from tournaments.plan import Plan
-from tournaments.report import render
-from tournaments.runner import run_tournament
-from tournaments.summary import EventInfo, summarize, summary_json
+from tournaments.event.config import load_config
+from tournaments.event.plan import Plan
+from tournaments.play.journal import JournalError, hold_lock, read_journal
+from tournaments.results.summary import EventInfo, summarize, summary_json
+from tournaments.results.tables import render
+from tournaments.runner.run import run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tournaments" / "examples"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from referee.registry import GAMES
-from tournaments.config import ConfigError, load_config, parse_config
-from tournaments.plan import Plan
+from tournaments.event.config import ConfigError, load_config, parse_config
+from tournaments.event.plan import Plan
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "examples"
 REGISTERED = {cls.name for cls in GAMES}

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tournaments.config import ConfigError, TournamentConfig, parse_config, read_config_data
+from tournaments.event.config import ConfigError, TournamentConfig, parse_config, read_config_data
 
 SOURCE = "prop.toml"
 BASE: dict[str, Any] = {

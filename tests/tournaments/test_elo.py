@@ -1,4 +1,4 @@
-"""Two-player Elo (``tournaments.elo``) against published numbers.
+"""Two-player Elo (``tournaments.results.elo``) against published numbers.
 
 Sources of the expected values (computed by other programs, not by this code):
 
@@ -15,7 +15,13 @@ import math
 
 import pytest
 
-from tournaments.elo import Pentanomial, elo_pentanomial, elo_wdl, los_wins_losses, score_to_elo
+from tournaments.results.elo import (
+    Pentanomial,
+    elo_pentanomial,
+    elo_wdl,
+    los_wins_losses,
+    score_to_elo,
+)
 
 # (wins, losses, draws) and what cutechess printed: Elo, +/-, LOS %, DrawRatio %.
 CUTECHESS = [

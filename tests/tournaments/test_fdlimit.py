@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.fdlimit import OpenFilesError, ensure_open_files, files_needed
+from tournaments.play.fdlimit import OpenFilesError, ensure_open_files, files_needed
 
 
 def test_files_needed_grows_with_slots_and_cached_engines() -> None:
@@ -21,7 +21,7 @@ def test_the_soft_limit_is_raised_up_to_the_hard_limit() -> None:
     # In a child, so this test process keeps its own limit.
     code = (
         "import resource\n"
-        "from tournaments.fdlimit import ensure_open_files\n"
+        "from tournaments.play.fdlimit import ensure_open_files\n"
         "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
         "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
         "print(ensure_open_files(900), resource.getrlimit(resource.RLIMIT_NOFILE)[0])\n"
@@ -61,7 +61,7 @@ def test_a_tournament_too_big_for_the_hard_limit_stops_before_any_game(tmp_path:
     code = (
         "import os, resource, sys\n"
         "resource.setrlimit(resource.RLIMIT_NOFILE, (200, 200))\n"
-        "from tournaments.cli import main\n"
+        "from tournaments.cli.app import main\n"
         "sys.argv = ['referee'] + sys.argv[1:]\n"
         "main()\n"
     )

@@ -32,10 +32,10 @@ from referee.record_types import GameRecord
 from tests.c_build import build_trike_engine
 from tests.procs import processes
 from tests.tournaments.local import bot_factory
-from tournaments.config import load_config, parse_config
-from tournaments.journal import JOURNAL, JournalError, read_journal
-from tournaments.plan import Plan
-from tournaments.runner import run_tournament
+from tournaments.event.config import load_config, parse_config
+from tournaments.event.plan import Plan
+from tournaments.play.journal import JOURNAL, JournalError, read_journal
+from tournaments.runner.run import run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
@@ -112,8 +112,8 @@ def _alive(pid: int, start: str) -> bool:
 # twenty kills fit in the test's time. Single-threaded when it forks: a safe fork.
 ZYGOTE = r"""
 import json, os, sys
-from tournaments.cli import main
-import tournaments.runner, tournaments.worker
+from tournaments.cli.app import main
+import tournaments.runner.run, tournaments.play.worker
 for line in sys.stdin:
     argv, err = json.loads(line)
     pid = os.fork()

@@ -18,9 +18,9 @@ import pytest
 
 from referee.record_parse import read_records
 from tests.procs import live_with
-from tournaments import journal as journal_module
-from tournaments.cli import main
-from tournaments.journal import JOURNAL, read_journal
+from tournaments.cli.app import main
+from tournaments.play import journal as journal_module
+from tournaments.play.journal import JOURNAL, read_journal
 
 
 def cli(

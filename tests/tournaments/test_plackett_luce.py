@@ -1,4 +1,4 @@
-"""Plackett–Luce ratings (``tournaments.plackett_luce``) against known results.
+"""Plackett–Luce ratings (``tournaments.results.plackett_luce``) against known results.
 
 Closed forms: Bradley–Terry with two players (γa/γb = wins/losses), and
 Plackett–Luce data whose ranking frequencies equal the model's own probabilities
@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from tournaments.plackett_luce import plackett_luce
+from tournaments.results.plackett_luce import plackett_luce
 
 # Rankings of three entrants with gamma = (4, 2, 1): P(a>b>c) = 4/7 * 2/3 = 8/21, and so on;
 # over 105 games each ordering appears exactly 105 times its probability.

@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 
 from referee.core import Outcome, Termination
-from tournaments.progress import ProgressDisplay, clock, game_line, progress_line
-from tournaments.runner import Progress
-from tournaments.slot import GameReport
+from tournaments.cli.progress import ProgressDisplay, clock, game_line, progress_line
+from tournaments.results.game import GameReport
+from tournaments.runner.run import Progress
 
 RECORD = '[Game "trike"]\n[Result "1-0"]\n[Score "2,1"]\n\n1. e3 1-0\n\n'
 

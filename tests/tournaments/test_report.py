@@ -7,8 +7,10 @@ import json
 import math
 
 from referee.core import Outcome, Termination
-from tournaments.plackett_luce import Rating
-from tournaments.report import (
+from tournaments.results.game import GameReport
+from tournaments.results.plackett_luce import Rating
+from tournaments.results.summary import EventInfo, summarize, summary_json
+from tournaments.results.tables import (
     UNDEFINED_BAR,
     elo_rows,
     error_bar,
@@ -17,8 +19,6 @@ from tournaments.report import (
     render,
     standings_rows,
 )
-from tournaments.slot import GameReport
-from tournaments.summary import EventInfo, summarize, summary_json
 
 
 def _report(number: int, seats: tuple[str, ...], outcome: Outcome) -> GameReport:

@@ -20,13 +20,15 @@ from referee.adjudicate import adjudicate_file
 from referee.players import Player
 from referee.record_parse import read_records
 from tests.tournaments.local import bot_factory
-from tournaments.config import parse_config
-from tournaments.journal import GAMES, JOURNAL, RESULTS, JournalError, hold_lock, read_journal
-from tournaments.plan import Plan
-from tournaments.report import render
-from tournaments.runner import Progress, RunResult, TournamentError, run_tournament
-from tournaments.slot import GameReport, PlayerFactory, TranscriptSink
-from tournaments.summary import EventInfo, summarize
+from tournaments.event.config import parse_config
+from tournaments.event.plan import Plan
+from tournaments.play.errors import TournamentError
+from tournaments.play.journal import GAMES, JOURNAL, RESULTS, JournalError, hold_lock, read_journal
+from tournaments.play.slot import PlayerFactory, TranscriptSink
+from tournaments.results.game import GameReport
+from tournaments.results.summary import EventInfo, summarize
+from tournaments.results.tables import render
+from tournaments.runner.run import Progress, RunResult, run_tournament
 
 FOUR = [
     {"name": "greedy-1", "command": "greedy --seed 1"},

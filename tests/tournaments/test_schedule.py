@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.schedule import (
+from tournaments.event.schedule import (
     Fixture,
     circle_pairs,
     gauntlet_encounters,

@@ -15,10 +15,10 @@ import trio
 from referee.core import Termination
 from referee.record_parse import read_records
 from tests.tournaments.local import bot_factory
-from tournaments.config import ConfigError, parse_config
-from tournaments.journal import read_journal
-from tournaments.plan import Plan
-from tournaments.runner import run_tournament
+from tournaments.event.config import ConfigError, parse_config
+from tournaments.event.plan import Plan
+from tournaments.play.journal import read_journal
+from tournaments.runner.run import run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_NAMES = ["../../escaped", "/etc/passwd", "a/b\\c", "..", "logs/../../x", "~root"]

@@ -1,4 +1,4 @@
-"""The SPRT (``tournaments.sprt``) against published numbers and synthetic results.
+"""The SPRT (``tournaments.results.sprt``) against published numbers and synthetic results.
 
 Source of the expected LLRs (computed by another program, not by this code):
 fastchess's unit tests (``app/tests/sprt_test.cpp`` in github.com/Disservin/fastchess)
@@ -12,8 +12,8 @@ import math
 
 import pytest
 
-from tournaments.elo import Pentanomial
-from tournaments.sprt import Sprt
+from tournaments.results.elo import Pentanomial
+from tournaments.results.sprt import Sprt
 
 # fastchess sprt_test.cpp: (wins, losses, draws) or (LL, LD, WL, DD, WD, WW), bounds, LLR.
 SPRT_TRINOMIAL = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.core import Outcome, Termination
-from tournaments.standings import (
+from tournaments.results.standings import (
     game_points,
     has_game_points,
     placement_points,

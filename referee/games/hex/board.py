@@ -25,14 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.games.hex import closer
 from referee.games.hex.closer import Zones
 from referee.games.hex.coords import DIRECTIONS, FLANKS, slot_index
-
-if TYPE_CHECKING:
-    from referee.games.hex.rotations import Rotations
+from referee.games.hex.rotations import Rotations, build_rotations
 
 WhistleLine = tuple[
     int, int, int, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
@@ -200,8 +198,6 @@ class HexBoard:
     def __getattr__(self, name: str) -> Any:
         """Builds the tables on the first read of one of them."""
         if name == "rotations":
-            from referee.games.hex.rotations import build_rotations  # imports this module
-
             object.__setattr__(self, name, build_rotations(self))
         elif name in _TABLES:
             for key, value in _build(self).items():
@@ -300,6 +296,35 @@ def hex_board(side: int) -> HexBoard:
     :raises ValueError: ``side < 2``.
     """
     return HexBoard(side)
+
+
+@cache
+def step_zones(side: int) -> Zones:
+    """Like ``HexBoard.zones`` for the hex-step metric: per slot, direction and ray index,
+    the cells strictly fewer steps from the slide's end than from its start (cached).
+
+    Distance along a line is convex, so each cell ``Y`` is closer to exactly the first
+    ``K_Y`` ends of a ray; the loop stops there."""
+    board = hex_board(side)
+    where = [(board.coords[y], 1 << y) for y in board.cells]
+    out: list[tuple[tuple[int, ...], ...]] = [()] * len(board.adjacent)
+    for s in board.cells:
+        sq, sr = board.coords[s]
+        per_dir = []
+        for d, ray in enumerate(board.rays[s]):
+            dq, dr = DIRECTIONS[d]
+            zone = [0] * len(ray)
+            for (q, r), bit in where:
+                e, f = q - sq, r - sr
+                start = max(abs(e), abs(f), abs(e + f))
+                for i in range(len(ray)):
+                    a, b = e - (i + 1) * dq, f - (i + 1) * dr
+                    if max(abs(a), abs(b), abs(a + b)) >= start:
+                        break
+                    zone[i] |= bit
+            per_dir.append(tuple(zone))
+        out[s] = tuple(per_dir)
+    return tuple(out)
 
 
 def _build(board: HexBoard) -> dict[str, Any]:

@@ -5,24 +5,20 @@ strictly closer to the end of a slide than to its start form a half-plane: with
 ``P_d(Y) = 2·B(Y, d)`` (``B`` the bilinear form of that metric), ``Y`` is closer to
 ``S + k·d`` than to ``S`` iff ``P_d(Y) > P_d(S) + k``. For any metric these zones
 shrink as ``k`` grows (distance along a line is convex), so a slide is closer iff
-every shorter slide in the same direction is. ``step_zones`` gives the same table
-for the hex-step metric; ``closer_mask`` and ``coords.nearer_to_some`` handle any
+every shorter slide in the same direction is. ``board.step_zones`` gives the same
+table for the hex-step metric; ``closer_mask`` and ``coords.nearer_to_some`` handle any
 start and end (chains).
 
-The functions take a ``HexBoard`` (``board``), whose methods of the same names call
-them.
+The functions take a board's tables (``layout.BoardLayout``); ``HexBoard``'s methods of
+the same names call them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
-from typing import TYPE_CHECKING
 
 from referee.games.hex.coords import DIRECTIONS, POSITIVE_STEP, bits, dist2, projection
-
-if TYPE_CHECKING:
-    from referee.games.hex.board import HexBoard
+from referee.games.hex.layout import BoardLayout
 
 Zones = tuple[tuple[tuple[int, ...], ...], ...]
 """Per slot, per direction, per ray index: a bit mask of cells."""
@@ -60,7 +56,7 @@ def euclidean_tables(
 
 
 def closer_slides(
-    board: HexBoard, movers: int, occupied: int, enemies: int
+    board: BoardLayout, movers: int, occupied: int, enemies: int
 ) -> list[tuple[int, int]]:
     """Every slide of a stone of ``movers`` through cells outside ``occupied`` that ends
     strictly nearer (Euclidean) to a stone of ``enemies`` than it started: stones in
@@ -103,7 +99,7 @@ def closer_slides(
     return out
 
 
-def closer_mask(board: HexBoard, start: int, enemies: Iterable[int]) -> int:
+def closer_mask(board: BoardLayout, start: int, enemies: Iterable[int]) -> int:
     """The cells strictly nearer (Euclidean) than ``start`` to at least one of
     ``enemies`` (slots): the union of one open disc per enemy."""
     where = board.coords
@@ -117,7 +113,7 @@ def closer_mask(board: HexBoard, start: int, enemies: Iterable[int]) -> int:
 
 
 def zone_slides(
-    board: HexBoard, movers: int, occupied: int, enemies: int, zones: Zones
+    board: BoardLayout, movers: int, occupied: int, enemies: int, zones: Zones
 ) -> list[tuple[int, int]]:
     """Like ``closer_slides`` for any metric given by its ``zones`` table."""
     out: list[tuple[int, int]] = []
@@ -131,41 +127,10 @@ def zone_slides(
     return out
 
 
-@cache
-def step_zones(side: int) -> Zones:
-    """Like ``HexBoard.zones`` for the hex-step metric: per slot, direction and ray index,
-    the cells strictly fewer steps from the slide's end than from its start (cached).
-
-    Distance along a line is convex, so each cell ``Y`` is closer to exactly the first
-    ``K_Y`` ends of a ray; the loop stops there."""
-    from referee.games.hex.board import hex_board  # board.py imports this module
-
-    board = hex_board(side)
-    where = [(board.coords[y], 1 << y) for y in board.cells]
-    out: list[tuple[tuple[int, ...], ...]] = [()] * len(board.adjacent)
-    for s in board.cells:
-        sq, sr = board.coords[s]
-        per_dir = []
-        for d, ray in enumerate(board.rays[s]):
-            dq, dr = DIRECTIONS[d]
-            zone = [0] * len(ray)
-            for (q, r), bit in where:
-                e, f = q - sq, r - sr
-                start = max(abs(e), abs(f), abs(e + f))
-                for i in range(len(ray)):
-                    a, b = e - (i + 1) * dq, f - (i + 1) * dr
-                    if max(abs(a), abs(b), abs(a + b)) >= start:
-                        break
-                    zone[i] |= bit
-            per_dir.append(tuple(zone))
-        out[s] = tuple(per_dir)
-    return tuple(out)
-
-
 _DISCS: dict[tuple[int, int], dict[int, int]] = {}
 
 
-def discs(board: HexBoard, centre: int) -> dict[int, int]:
+def discs(board: BoardLayout, centre: int) -> dict[int, int]:
     """For each squared distance ``t`` from ``centre`` to a cell: the cells nearer than
     ``t`` (computed once per board side and centre)."""
     found = _DISCS.get((board.side, centre))

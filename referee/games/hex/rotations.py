@@ -23,12 +23,9 @@ per changed cell), which costs far less than the flood fills of
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from referee.games.hex.coords import DIRECTIONS, bits, rotate, slot_index
-
-if TYPE_CHECKING:
-    from referee.games.hex.board import HexBoard
+from referee.games.hex.layout import BoardLayout
 
 _WEST = (-1, 0)
 
@@ -75,7 +72,7 @@ class Rotations:
         return sorted({owner[b] for b in bits(found)})
 
 
-def build_rotations(board: HexBoard) -> Rotations:
+def build_rotations(board: BoardLayout) -> Rotations:
     """The six-copy layout of ``board``."""
     radius, width = board.radius, board.width
     block = width * (2 * radius + 2)  # the copy's rows, then a blank row

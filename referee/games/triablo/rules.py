@@ -40,15 +40,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 
 from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
 from referee.errors import InvalidPositionError
 from referee.games.triablo import movegen, notation, start
-from referee.games.triablo.movegen import SETUP, Back
+from referee.games.triablo.config import Config, make_config
+from referee.games.triablo.movegen import SETUP
 from referee.games.triablo.notation import KING_CAPTURED, KING_STUCK, TOO_FEW
 from referee.games.triablo.pieces import (
-    BACK,
     CAPTIVE,
     CONTROLLER,
     DOUBLET,
@@ -74,25 +73,6 @@ _SEATS = {2: (0, 1), 3: (0, 1, 2)}
 def seat_label(seat: int) -> str:
     """``seat 2 (Red)``."""
     return f"seat {seat + 1} ({SEAT_NAMES[seat]})"
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    """The seats and rule options of a game."""
-
-    players: int
-    free_setup: bool
-    captive_tips: bool
-    draw_limit: int
-    """Plies without capture that draw the game; 0 = never."""
-    back: Back = field(compare=False, repr=False)
-    """``pieces.BACK[captive_tips]``."""
-
-
-@cache
-def make_config(players: int, free_setup: bool, captive_tips: bool, draw_limit: int) -> Config:
-    """The (shared) ``Config`` of these settings."""
-    return Config(players, free_setup, captive_tips, draw_limit, BACK[captive_tips])
 
 
 def remove_seat(board: bytes, seat: int, gone: set[int]) -> bytes:

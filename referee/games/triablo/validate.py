@@ -15,10 +15,11 @@ A position must be one that legal play could reach, as far as these counts show:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from referee.errors import InvalidPositionError
 from referee.games.triablo import movegen, start
+from referee.games.triablo.config import Config
 from referee.games.triablo.notation import KING_CAPTURED, TOO_FEW
 from referee.games.triablo.pieces import (
     CAPTIVE,
@@ -31,15 +32,34 @@ from referee.games.triablo.pieces import (
     king,
 )
 
-if TYPE_CHECKING:
-    from referee.games.triablo.rules import TriabloState
+
+class Position(Protocol):
+    """What the checks read of a ``rules.TriabloState`` (a protocol, so that this module,
+    which ``rules`` imports, does not import ``rules`` back)."""
+
+    @property
+    def config(self) -> Config: ...
+    @property
+    def board(self) -> bytes: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def quiet(self) -> int: ...
+    @property
+    def out(self) -> tuple[tuple[int, str], ...]: ...
+    @property
+    def in_setup(self) -> bool: ...
+    @property
+    def alive(self) -> tuple[int, ...]: ...
 
 
 def _fail(text: str, why: str) -> None:
     raise InvalidPositionError(f"triablo position {text!r}: {why}")
 
 
-def _check_material(state: TriabloState, text: str) -> None:
+def _check_material(state: Position, text: str) -> None:
     singles = [0, 0, 0]
     kings = [0, 0, 0]
     for code in state.board:
@@ -59,7 +79,7 @@ def _check_material(state: TriabloState, text: str) -> None:
             _fail(text, f"seat {seat + 1} has more than ten singletons or more than one king")
 
 
-def _check_setup(state: TriabloState, text: str) -> None:
+def _check_setup(state: Position, text: str) -> None:
     first = start.START[state.config.players]
     if state.seat != state.ply or state.quiet or state.out:
         _fail(text, "during the setup the seats set up in turn, without captures")
@@ -76,19 +96,19 @@ def _check_setup(state: TriabloState, text: str) -> None:
             _fail(text, "an orientation breaks the setup constraint")
 
 
-def _in_play(state: TriabloState, seats: tuple[int, ...], text: str) -> None:
+def _in_play(state: Position, seats: tuple[int, ...], text: str) -> None:
     for seat in seats:
         if state.board.find(king(seat)) < 0 or controlled(state.board, seat) < 3:
             _fail(text, f"seat {seat + 1} is in the game without a king or three pieces")
 
 
-def _out_of_play(state: TriabloState, seats: list[int], text: str) -> None:
+def _out_of_play(state: Position, seats: list[int], text: str) -> None:
     for seat in seats:
         if controlled(state.board, seat):
             _fail(text, f"eliminated seat {seat + 1} still controls pieces")
 
 
-def check_position(state: TriabloState, text: str) -> None:
+def check_position(state: Position, text: str) -> None:
     """:raises InvalidPositionError: the position is inconsistent (see the module doc)."""
     config = state.config
     _check_material(state, text)

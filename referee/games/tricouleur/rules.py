@@ -35,9 +35,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
+from referee.core import Game, OptionSpec, ranks_from_scores
 from referee.errors import InvalidMoveError, InvalidPositionError
-from referee.games.hex import HexBoard, Zones, bits, step_zones
+from referee.games.hex import Zones, bits, step_zones
+from referee.games.hex.twoseat import TwoSeatRules, TwoSeatState, check_decoded
 from referee.games.tricouleur import notation
 from referee.games.tricouleur.notation import BOARD, CELLS, NAMES
 
@@ -59,20 +60,16 @@ _MOVE = re.compile(r"([a-o](?:[1-9]|1[0-5]))([-x])([a-o](?:[1-9]|1[0-5]))")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Rules:
-    """The option-dependent tables shared by every state of one game."""
+class Rules(TwoSeatRules):
+    """The option-dependent tables shared by every state of one game
+    (``closer_captures``: whether whistling captures must obey the closer rule)."""
 
-    board: HexBoard
     zones: Zones
     """``board.zones`` (Euclidean) or ``step_zones`` (hex steps)."""
-    closer_captures: bool
-    """Whether whistling captures must obey the closer rule."""
-    draw_after: int
-    """Plies without capture that draw the game; 0 = never."""
 
 
 @dataclass(frozen=True, slots=True)
-class TricouleurState(State[Move]):
+class TricouleurState(TwoSeatState[Move]):
     """A Tricouleur position. Equality and hash use the content fields only.
 
     Build states with ``Tricouleur.initial_state``, ``play`` or ``Tricouleur.decode``,
@@ -91,25 +88,10 @@ class TricouleurState(State[Move]):
     _moves: tuple[Move, ...] | None = field(default=None, compare=False, repr=False)
     _capture: bool | None = field(default=None, compare=False, repr=False)
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def to_move(self) -> Seat | None:
-        return None if self.turn < 0 else self.turn
-
     def armies(self, seat: int) -> int:
         """The mask of every stone of ``seat``."""
         st = self.stones
         return st[3 * seat] | st[3 * seat + 1] | st[3 * seat + 2]
-
-    def legal_moves(self) -> tuple[Move, ...]:
-        moves = self._moves
-        if moves is None:
-            moves = self._generate()
-            object.__setattr__(self, "_moves", moves)
-        return moves
 
     def _generate(self) -> tuple[Move, ...]:
         if self.turn < 0:
@@ -252,30 +234,6 @@ class TricouleurState(State[Move]):
             turn = -1
         return TricouleurState(tuple(st), self.ply + 1, quiet, turn, rules)
 
-    def outcome(self) -> Outcome | None:
-        if self.turn >= 0:
-            return None
-        for seat in (0, 1):
-            if not self.armies(seat):
-                ranks = (2, 1) if seat == 0 else (1, 2)
-                return Outcome(
-                    Termination.RULES, ranks, (), None, f"seat {seat + 1} has no stones left"
-                )
-        return Outcome(
-            Termination.RULES, (1, 1), (), None, f"draw: {self.quiet} plies without a capture"
-        )
-
-
-def derive_turn(rules: Rules, stones: tuple[int, ...], quiet: int, ply: int) -> int:
-    """The seat to move (-1 when over): seats alternate from seat 1; the game ends when a
-    seat has no stones or the no-capture count reached ``draw_after``."""
-    for seat in (0, 1):
-        if not (stones[3 * seat] | stones[3 * seat + 1] | stones[3 * seat + 2]):
-            return -1
-    if rules.draw_after and quiet >= rules.draw_after:
-        return -1
-    return ply % 2
-
 
 class Tricouleur(Game[TricouleurState, Move]):
     """Tricouleur on hexhex side 8 (see the module doc)."""
@@ -355,22 +313,17 @@ class Tricouleur(Game[TricouleurState, Move]):
                     f"tricouleur position {text!r}: more than six "
                     f"{notation.COLOUR_NAMES[kind % 3]} stones of seat {kind // 3 + 1}"
                 )
-        if raw.quiet > raw.ply:
-            raise InvalidPositionError(f"tricouleur position {text!r}: quiet count above ply")
-        draw_after = self.rules.draw_after
-        if draw_after and raw.quiet > draw_after:
-            raise InvalidPositionError(
-                f"tricouleur position {text!r}: the game ended at {draw_after} plies "
-                "without capture"
-            )
-        turn = derive_turn(self.rules, raw.stones, raw.quiet, raw.ply)
-        if turn != raw.turn:
-            expected = "nobody (game over)" if turn < 0 else f"seat {turn + 1}"
-            raise InvalidPositionError(f"tricouleur position {text!r}: {expected} is to move")
-        if turn < 0 and not _ended_by_last_mover(raw.stones, raw.ply):
-            raise InvalidPositionError(
-                f"tricouleur position {text!r}: only the seat to move can have lost its stones"
-            )
+        armies = tuple(raw.stones[k] | raw.stones[k + 1] | raw.stones[k + 2] for k in (0, 3))
+        check_decoded(
+            "tricouleur",
+            text,
+            (armies[0], armies[1]),
+            raw.quiet,
+            raw.ply,
+            raw.turn,
+            self.rules.draw_after,
+        )
+        turn = raw.turn
         return TricouleurState(raw.stones, raw.ply, raw.quiet, turn, self.rules)
 
     def render(self, state: TricouleurState) -> str:
@@ -397,11 +350,3 @@ class Tricouleur(Game[TricouleurState, Move]):
         """
         counts = (state.armies(0).bit_count(), state.armies(1).bit_count())
         return ranks_from_scores(counts), (float(counts[0]), float(counts[1]))
-
-
-def _ended_by_last_mover(stones: tuple[int, ...], ply: int) -> bool:
-    """A seat without stones lost them on the other seat's move, the last one played."""
-    for seat in (0, 1):
-        if not (stones[3 * seat] | stones[3 * seat + 1] | stones[3 * seat + 2]):
-            return ply % 2 == seat and ply > 0
-    return True

@@ -33,9 +33,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
+from referee.core import Game, OptionSpec, ranks_from_scores
 from referee.errors import InvalidPositionError
-from referee.games.hex import HexBoard, Rotations, bits
+from referee.games.hex import Rotations, bits
+from referee.games.hex.twoseat import TwoSeatRules, TwoSeatState, check_decoded
 from referee.games.whistling import notation
 from referee.games.whistling.chains import CaptureSearch
 from referee.games.whistling.notation import BOARD, CELLS, CRUSH, Move
@@ -46,20 +47,16 @@ START_O = "G5 I5 F6 H6 J6 G7 I7 f6 h6 e7 g7 i7 f8 h8 u19 w19 t20 v20 x20 u21 w21
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Rules:
-    """The option values shared by every state of one game."""
+class Rules(TwoSeatRules):
+    """The option values shared by every state of one game (``closer_captures``:
+    whether a chain must end closer to an enemy stone than it started)."""
 
-    board: HexBoard
     rotations: Rotations
     """``board.rotations``: the layout of ``WhistlingState.spread``."""
-    closer_captures: bool
-    """Whether a chain must end closer to an enemy stone than it started."""
-    draw_after: int
-    """Plies without capture that draw the game; 0 = never."""
 
 
 @dataclass(frozen=True, slots=True)
-class WhistlingState(State[Move]):
+class WhistlingState(TwoSeatState[Move]):
     """A Whistling Captures position. Equality and hash use the content fields only.
 
     Build states with ``WhistlingCaptures.initial_state``, ``play`` or ``decode``,
@@ -81,13 +78,9 @@ class WhistlingState(State[Move]):
     _moves: tuple[Move, ...] | None = field(default=None, compare=False, repr=False)
     _search: CaptureSearch | None = field(default=None, compare=False, repr=False)
 
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def to_move(self) -> Seat | None:
-        return None if self.turn < 0 else self.turn
+    def armies(self, seat: int) -> int:
+        """The mask of every stone of ``seat``."""
+        return self.stones[seat]
 
     def captures(self, whistlers: list[int] | None = None) -> CaptureSearch:
         """The capture search of the seat to move (cached; only for a game not over).
@@ -110,13 +103,6 @@ class WhistlingState(State[Move]):
     def max_capture(self) -> int:
         """The number of stones the seat to move must take now (0: a plain move)."""
         return self.captures().maximum() if self.turn >= 0 else 0
-
-    def legal_moves(self) -> tuple[Move, ...]:
-        moves = self._moves
-        if moves is None:
-            moves = self._generate()
-            object.__setattr__(self, "_moves", moves)
-        return moves
 
     def _generate(self) -> tuple[Move, ...]:
         if self.turn < 0:
@@ -241,19 +227,6 @@ class WhistlingState(State[Move]):
             turn = -1
         return _new_state(stones, self.ply + 1, quiet, turn, rules, spread)
 
-    def outcome(self) -> Outcome | None:
-        if self.turn >= 0:
-            return None
-        for seat in (0, 1):
-            if not self.stones[seat]:
-                ranks = (2, 1) if seat == 0 else (1, 2)
-                return Outcome(
-                    Termination.RULES, ranks, (), None, f"seat {seat + 1} has no stones left"
-                )
-        return Outcome(
-            Termination.RULES, (1, 1), (), None, f"draw: {self.quiet} plies without a capture"
-        )
-
 
 def _state_maker() -> Callable[
     [tuple[int, int], int, int, int, Rules, tuple[int, int]], WhistlingState
@@ -289,14 +262,6 @@ def _state_maker() -> Callable[
 
 
 _new_state = _state_maker()
-
-
-def derive_turn(rules: Rules, stones: tuple[int, int], quiet: int, ply: int) -> int:
-    """The seat to move (-1 when over): seats alternate from seat 1 (X); the game ends
-    when a seat has no stones or the no-capture count reached ``draw_after``."""
-    if not stones[0] or not stones[1] or (rules.draw_after and quiet >= rules.draw_after):
-        return -1
-    return ply % 2
 
 
 class WhistlingCaptures(Game[WhistlingState, Move]):
@@ -366,28 +331,16 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
                 raise InvalidPositionError(
                     f"whistling-captures position {text!r}: seat {seat + 1} has over 21 stones"
                 )
-        if raw.quiet > raw.ply:
-            raise InvalidPositionError(
-                f"whistling-captures position {text!r}: no-capture count above ply"
-            )
-        draw_after = self.rules.draw_after
-        if draw_after and raw.quiet > draw_after:
-            raise InvalidPositionError(
-                f"whistling-captures position {text!r}: the game ended at {draw_after} "
-                "plies without capture"
-            )
-        turn = derive_turn(self.rules, raw.stones, raw.quiet, raw.ply)
-        if turn != raw.turn:
-            expected = "nobody (game over)" if turn < 0 else f"seat {turn + 1}"
-            raise InvalidPositionError(
-                f"whistling-captures position {text!r}: {expected} is to move"
-            )
-        for seat in (0, 1):
-            if not raw.stones[seat] and (raw.ply % 2 != seat or raw.ply == 0):
-                raise InvalidPositionError(
-                    f"whistling-captures position {text!r}: only the seat to move can have "
-                    "lost its stones"
-                )
+        check_decoded(
+            "whistling-captures",
+            text,
+            raw.stones,
+            raw.quiet,
+            raw.ply,
+            raw.turn,
+            self.rules.draw_after,
+        )
+        turn = raw.turn
         return self._state(raw.stones, raw.ply, raw.quiet, turn)
 
     def render(self, state: WhistlingState) -> str:

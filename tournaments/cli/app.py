@@ -1,0 +1,389 @@
+"""The ``referee`` command line: the composition root.
+
+Commands are thin: parse options, build plain objects, call the layers below,
+print. Every user error ends as one line ``referee: error: ...`` and exit
+status 2; tracebacks only with ``--debug`` (or ``REFEREE_DEBUG=1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from tabulate import tabulate
+
+from bots.cbuild import BuildError
+from protocol.spec import EngineSpec
+from referee.adjudicate import adjudicate_file, format_verdict, verdict_to_json
+from referee.clock import TimeControl
+from referee.core import Game
+from referee.errors import RulesError
+from referee.match import DEFAULT_MAX_PLIES
+from referee.perft import divide, perft
+from referee.record import RecordSyntaxError
+from referee.registry import GAMES, make_game
+from tournaments.cli.report import report_command, write_adjudication_page
+from tournaments.cli.show import show_command
+from tournaments.cli.signals import run_until_signalled
+from tournaments.cli.tournament import standings_command, tournament_command
+from tournaments.event.engines import check_runnable, resolve_engine, unique_names
+from tournaments.play.check_engine import check_engine
+from tournaments.play.match_runner import FinishedGame, MatchPlan, play_match
+from tournaments.results.standings import has_game_points, standings, standings_table
+
+app = typer.Typer(
+    name="referee",
+    help="Referee and tournament runner for the Tri- family of abstract board games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_debug = False
+
+
+class UserError(Exception):
+    """A problem with the user's input; shown as one line, exit status 2."""
+
+
+@app.callback()
+def _root(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    global _debug
+    _debug = debug or os.environ.get("REFEREE_DEBUG") == "1"
+    if _debug:
+        os.environ["REFEREE_DEBUG"] = "1"  # worker processes show their tracebacks too
+
+
+def _parse_options(pairs: list[str] | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise UserError(f"bad --option {pair!r}: expected key=value")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _game(name: str, options: list[str] | None) -> Game[Any, Any]:
+    return make_game(name, _parse_options(options))
+
+
+@app.command("games")
+def games_command() -> None:
+    """List every game with its player counts and rule options (defaults first)."""
+    rows: list[list[str]] = []
+    for cls in GAMES:
+        title = cls.name + (f" ({', '.join(cls.aliases)})" if cls.aliases else "")
+        counts = ",".join(str(n) for n in cls.player_counts)
+        for i, spec in enumerate(cls.option_specs):
+            rows.append(
+                [
+                    title if i == 0 else "",
+                    counts if i == 0 else "",
+                    spec.name,
+                    spec.default,
+                    spec.describe(),
+                ]
+            )
+        if not cls.option_specs:
+            rows.append([title, counts, "-", "-", "-"])
+    typer.echo(tabulate(rows, headers=["Game", "Players", "Option", "Default", "Values"]))
+
+
+@app.command("perft")
+def perft_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    depth: Annotated[int, typer.Argument(min=0, max=64)],
+    players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
+    start: Annotated[str | None, typer.Option("--start", help="Encoded start position.")] = None,
+    show_divide: Annotated[bool, typer.Option("--divide", help="Per-move counts.")] = False,
+) -> None:
+    """Count complete turns to DEPTH: one line '<depth> <count>' per depth."""
+    game = _game(game_name, option)
+    count = players if players is not None else game.player_counts[0]
+    state = game.decode(start) if start is not None else game.initial_state(count)
+    if show_divide:
+        for text, nodes in divide(game, state, depth):
+            typer.echo(f"{text} {nodes}")
+        typer.echo("")
+    for d in range(1, depth + 1):
+        typer.echo(f"{d} {perft(state, d)}")
+
+
+def _time_control(tc: str | None, movetime: int | None, margin_ms: int) -> TimeControl:
+    if tc is not None and movetime is not None:
+        raise UserError("give either --tc or --movetime, not both")
+    margin = margin_ms / 1000
+    if movetime is not None:
+        return TimeControl.fixed(movetime, margin=margin)
+    return TimeControl.parse(tc or "10+0.1", margin=margin)
+
+
+def _check_appendable(path: Path) -> None:
+    """Fail before the first game if records cannot be appended (and synced) to ``path``."""
+    try:
+        with open(path, "ab") as f:
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise UserError(f"cannot write records to {path}: {exc.strerror or exc}") from None
+
+
+def _game_line(total: int, game: FinishedGame) -> str:
+    rec = game.record
+    vs = " vs ".join(game.seat_names)
+    score = f" [{rec.tag('Score')}]" if rec.tag("Score") else ""
+    reason = game.result.outcome.reason
+    return (
+        f"Game {game.index + 1}/{total}: {vs}: {rec.result}{score} "
+        f"({game.result.outcome.termination.value}, {len(game.result.moves)} plies) {reason}"
+    )
+
+
+@app.command("play")
+def play_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    engine: Annotated[
+        list[str],
+        typer.Option("--engine", "-e", help="Engine command, built-in name, or NAME=COMMAND."),
+    ],
+    tc: Annotated[str | None, typer.Option("--tc", help="BASE+INC in seconds (10+0.1).")] = None,
+    movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
+    margin: Annotated[int, typer.Option("--margin", help="Grace per move, ms.")] = 50,
+    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 2,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Append records to this .tgn.")] = None,
+    max_plies: Annotated[int, typer.Option("--max-plies", min=1)] = DEFAULT_MAX_PLIES,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
+) -> None:
+    """Play GAMES games between the engines, seats rotated each game; print standings."""
+    game = _game(game_name, option)
+    specs = unique_names([resolve_engine(text) for text in engine])
+    for spec in specs:
+        check_runnable(spec)
+    game.check_players(len(specs))
+    if out is not None:
+        _check_appendable(out)
+    plan = MatchPlan(
+        game=game,
+        entrants=tuple(specs),
+        tc=_time_control(tc, movetime, margin),
+        games=games,
+        seed=seed,
+        out=out,
+        max_plies=max_plies,
+    )
+
+    done_games: list[FinishedGame] = []
+
+    def report(done: FinishedGame) -> None:
+        done_games.append(done)
+        if not quiet:
+            typer.echo(_game_line(games, done))
+
+    try:
+        finished = run_until_signalled(lambda: play_match(plan, report))
+    except KeyboardInterrupt:
+        saved = f"; they are in {out}" if out is not None and done_games else ""
+        count = len(done_games)
+        typer.echo(f"referee: interrupted after {count} finished game(s){saved}", err=True)
+        raise typer.Exit(130) from None
+    if finished and all(g.result.void for g in finished):
+        # Nothing was played (an engine that never starts): an error, not an empty table.
+        reason = finished[0].result.outcome.reason or "void"
+        raise UserError(f"no game could be played: {reason}")
+    rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
+    with_points = has_game_points(g.result.outcome for g in finished)
+    headers, cells = standings_table(rows, game_points=with_points)
+    typer.echo("")
+    typer.echo(tabulate(cells, headers=headers))
+    voids = sum(1 for g in finished if g.result.void)
+    if voids:
+        typer.echo(f"{voids} void game(s) not scored")
+    if out is not None:
+        typer.echo(f"records appended to {out}")
+
+
+@app.command("adjudicate")
+def adjudicate_command(
+    path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game.")] = False,
+    html_out: Annotated[
+        Path | None, typer.Option("--html", help="Also write the verdicts as an HTML page.")
+    ] = None,
+) -> None:
+    """Replay every game under its rules; exit 0 if all confirmed, 1 on any dispute."""
+    verdicts = adjudicate_file(path)
+    if not verdicts:  # most likely the wrong file; an exit 0 would hide that
+        raise UserError(f"{path}: no game records in the file")
+    if html_out is not None:
+        write_adjudication_page(path, verdicts, html_out)
+    disputed = 0
+    for index, verdict in enumerate(verdicts, start=1):
+        if not verdict.confirmed:
+            disputed += 1
+        if as_json:
+            typer.echo(json.dumps(verdict_to_json(index, verdict), sort_keys=True))
+        else:
+            typer.echo(format_verdict(index, verdict))
+    if not as_json:
+        typer.echo(f"{len(verdicts)} game(s), {disputed} disputed")
+    raise typer.Exit(1 if disputed else 0)
+
+
+@app.command(
+    "check-engine",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def check_engine_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    command: Annotated[list[str], typer.Argument(metavar="-- CMD...")],
+    players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds per step.")] = 10.0,
+) -> None:
+    """Numbered protocol compliance steps; exit 0 only when every step passes.
+
+    CMD is a built-in engine name, one command string, or the program and its
+    arguments after `--`.
+    """
+    game = _game(game_name, option)
+    count = players if players is not None else game.player_counts[0]
+    game.check_players(count)
+    spec = _command_spec(command)
+    results = run_until_signalled(
+        lambda: check_engine(game, spec, players=count, step_timeout=timeout)
+    )
+    marks = {True: "ok  ", False: "FAIL", None: "skip"}
+    for step in results:
+        typer.echo(f"{step.number}. {marks[step.passed]} {step.name}: {step.detail}")
+    passed = sum(1 for step in results if step.passed)
+    typer.echo(f"{passed}/{len(results)} steps passed")
+    raise typer.Exit(0 if passed == len(results) else 1)
+
+
+def _command_spec(command: list[str]) -> EngineSpec:
+    """One argument: a built-in name or a command line; several: the argv itself."""
+    if len(command) == 1:
+        spec = resolve_engine(command[0])
+    else:
+        spec = EngineSpec(name=os.path.basename(command[0]), argv=tuple(command))
+    check_runnable(spec)
+    return spec
+
+
+@app.command("bench")
+def bench_command(
+    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 100,
+    engine: Annotated[str, typer.Option("--engine", help="Engine on both seats.")] = "trike-c",
+    rules_plies: Annotated[int, typer.Option("--rules-plies", min=1000)] = 100_000,
+    concurrency: Annotated[
+        list[int] | None,
+        typer.Option("--concurrency", "-c", min=1, help="Only tournament runs at these."),
+    ] = None,
+    tc: Annotated[str, typer.Option("--tc", help="Clock of the tournament runs.")] = "60+1",
+    workers: Annotated[int | None, typer.Option("--workers", min=0)] = None,
+    tournament_games: Annotated[int, typer.Option("--tournament-games", min=1)] = 1000,
+) -> None:
+    """Measure plies/s and the referee's per-ply overhead: a match, and tournaments.
+
+    Without --concurrency: rules, a match, and tournaments at concurrency 1 and 2
+    (60+1) and 8 (1+0.01). With it: tournaments at those concurrencies only.
+    """
+    from tournaments.bench.throughput import DEFAULT_TOURNAMENTS, run_benchmarks, tournament_lines
+
+    if concurrency:
+        runs = [(c, tc) for c in concurrency]
+        for line in tournament_lines(tournament_games, engine, runs, workers):
+            typer.echo(line)
+        return
+    for line in run_benchmarks(games=games, engine=engine, rules_plies=rules_plies):
+        typer.echo(line)
+    for line in tournament_lines(tournament_games, engine, DEFAULT_TOURNAMENTS, workers):
+        typer.echo(line)
+
+
+app.command("tournament")(tournament_command)
+app.command("standings")(standings_command)
+app.command("show")(show_command)
+app.command("report")(report_command)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"referee: error: {message}", err=True)
+    raise SystemExit(2)
+
+
+def main() -> None:
+    """Console-script entry: run the app, turning user errors into one line.
+
+    Click's own usage errors (unknown option, missing or bad argument) are one line
+    too (not click's boxed usage text): the app runs outside click's standalone mode.
+    """
+    try:
+        code = app(standalone_mode=False)
+    except SystemExit:
+        raise
+    except (KeyboardInterrupt, typer.Abort):
+        typer.echo("referee: interrupted", err=True)
+        raise SystemExit(130) from None
+    except typer.TyperException as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # bare `referee`: the help
+            typer.echo(_click_message(error), err=True)
+            raise SystemExit(2) from None
+        if _debug:
+            raise
+        _fail(_usage_line(error))
+    except (UserError, RulesError, RecordSyntaxError, BuildError, ValueError, OSError) as error:
+        if _debug:
+            raise
+        _fail(_one_line(error))
+    except BaseException as error:  # an ExceptionGroup from trio wraps the same errors
+        if _debug or not isinstance(error, BaseExceptionGroup):
+            raise
+        leaves = _leaves(error)
+        if leaves and all(isinstance(e, (RulesError, ValueError, OSError)) for e in leaves):
+            _fail(_one_line(leaves[0]))
+        raise
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _one_line(error: BaseException) -> str:
+    """The first line of an error; ``PATH: reason`` for an ``OSError`` with a file name."""
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        return f"{error.filename}: {error.strerror}"
+    text = str(error)
+    return text.splitlines()[0] if text.strip() else type(error).__name__
+
+
+def _click_message(error: Exception) -> str:
+    format_message = getattr(error, "format_message", None)
+    return str(format_message() if callable(format_message) else error)
+
+
+def _usage_line(error: Exception) -> str:
+    """A click usage error as one line, with where to find the usage."""
+    message = " ".join(_click_message(error).split())
+    ctx = getattr(error, "ctx", None)
+    path = getattr(ctx, "command_path", None) or "referee"
+    return f"{message} (see '{path} --help')"
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for error in group.exceptions:
+        if isinstance(error, BaseExceptionGroup):
+            found.extend(_leaves(error))
+        else:
+            found.append(error)
+    return found
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,248 @@
+"""The ``referee tournament`` and ``referee standings`` commands (registered in ``cli.py``).
+
+Thin: options become a config mapping (command-line options override the file's
+keys), ``Plan.from_config`` checks it, ``run_tournament`` runs it, ``report``
+renders it. Every user error is a ``ValueError`` with one line, which the
+console script prints as ``referee: error: ...`` (exit status 2).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tournaments.cli.progress import ProgressDisplay
+from tournaments.cli.signals import run_until_signalled
+from tournaments.event.cluster_settings import LOCAL, ClusterConfig
+from tournaments.event.config import (
+    ConfigError,
+    TournamentConfig,
+    load_config,
+    parse_config,
+)
+from tournaments.event.plan import Plan
+from tournaments.play.errors import TournamentError
+from tournaments.play.event_dir import read_event
+from tournaments.play.journal import GAMES, read_journal
+from tournaments.play.worker import WorkerError
+from tournaments.results.game import GameReport
+from tournaments.results.summary import EventInfo, summarize
+from tournaments.results.tables import FORMATS, render
+from tournaments.runner.run import Progress, RunResult, run_tournament
+
+
+def _options(pairs: list[str] | None, what: str) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ConfigError(f"bad {what} {pair!r}: expected key=value")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _sprt(text: str) -> dict[str, Any]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) not in (2, 4):
+        raise ConfigError(f"bad --sprt {text!r}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise ConfigError(f"bad --sprt {text!r}: expected numbers") from None
+    keys = ("elo0", "elo1", "alpha", "beta")
+    return dict(zip(keys, values, strict=False))
+
+
+def _entrant(text: str) -> dict[str, Any]:
+    name, eq, command = text.partition("=")
+    # NAME=COMMAND, as for `referee play`, unless the '=' belongs to the command.
+    if eq and name and all(c.isalnum() or c in "_.+-#" for c in name):
+        return {"name": name, "command": command}
+    return {"command": text}
+
+
+def build_config(
+    config_path: Path | None,
+    resume_dir: Path | None,
+    overrides: dict[str, Any],
+) -> tuple[TournamentConfig, str]:
+    """The config from the file, or a resumed directory's journal, or options alone.
+
+    :raises ConfigError: see ``tournaments.event.config``.
+    """
+    if config_path is not None:
+        return load_config(config_path, overrides), str(config_path)
+    if resume_dir is not None:
+        state = read_journal(resume_dir)
+        if state.config is None:
+            raise ConfigError(f"nothing to resume: {resume_dir} holds no tournament")
+        data = dict(state.config)
+        data.update(overrides)
+        return parse_config(data, f"{resume_dir}/journal.jsonl"), str(resume_dir)
+    return parse_config(overrides, "command line"), "command line"
+
+
+def tournament_command(
+    config: Annotated[
+        Path | None,
+        typer.Argument(metavar="[CONFIG.toml]", help="Tournament file (TOML or JSON)."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the tournament in --out.")
+    ] = False,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output directory.")] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", "-c", min=1, help="Games at once.")
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=0, help="Worker processes (0: one event loop)."),
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game id.")] = None,
+    engine: Annotated[
+        list[str] | None,
+        typer.Option("--engine", "-e", help="Entrant: built-in name, command or NAME=COMMAND."),
+    ] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="round-robin, gauntlet or swiss.")
+    ] = None,
+    rounds: Annotated[int | None, typer.Option("--rounds", min=1)] = None,
+    games: Annotated[int | None, typer.Option("--games", min=1, help="Total games.")] = None,
+    per_encounter: Annotated[int | None, typer.Option("--games-per-encounter", min=1)] = None,
+    players: Annotated[int | None, typer.Option("--players", min=2, help="Seats.")] = None,
+    challengers: Annotated[int | None, typer.Option("--challengers", min=1)] = None,
+    seat_order: Annotated[
+        str | None, typer.Option("--seat-order", help="all or cyclic (3+ seats).")
+    ] = None,
+    tc: Annotated[str | None, typer.Option("--tc", help="BASE+INC seconds, or inf.")] = None,
+    movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
+    margin: Annotated[int | None, typer.Option("--margin", help="Grace per move, ms.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0)] = None,
+    openings: Annotated[
+        Path | None, typer.Option("--openings", help="File of start move sequences.")
+    ] = None,
+    opening_plies: Annotated[
+        int | None, typer.Option("--opening-plies", min=0, help="Random opening plies.")
+    ] = None,
+    sprt: Annotated[
+        str | None, typer.Option("--sprt", help="ELO0,ELO1[,ALPHA,BETA] (two entrants).")
+    ] = None,
+    event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
+    max_plies: Annotated[int | None, typer.Option("--max-plies", min=1)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Play on the Dask scheduler tcp://HOST:PORT ('local': here, despite [cluster]).",
+        ),
+    ] = None,
+) -> None:
+    """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
+
+    Writes DIR/games.tgn, DIR/journal.jsonl, DIR/logs/ and DIR/results.json, prints
+    one line per game (and a progress line on a terminal) and the final tables.
+    """
+    overrides: dict[str, Any] = {}
+    plain = {
+        "game": game,
+        "format": fmt,
+        "rounds": rounds,
+        "games": games,
+        "games_per_encounter": per_encounter,
+        "players": players,
+        "challengers": challengers,
+        "seat_order": seat_order,
+        "tc": tc,
+        "movetime_ms": movetime,
+        "margin_ms": margin,
+        "seed": seed,
+        "event": event,
+        "concurrency": concurrency,
+        "workers": workers,
+    }
+    overrides.update({k: v for k, v in plain.items() if v is not None})
+    if engine:
+        overrides["entrants"] = [_entrant(text) for text in engine]
+    if option:
+        overrides["options"] = _options(option, "--option")
+    if openings is not None or opening_plies is not None:
+        section: dict[str, Any] = {}
+        if openings is not None:
+            section["file"] = str(openings.resolve())
+        if opening_plies is not None:
+            section["plies"] = opening_plies
+        overrides["openings"] = section
+    if max_plies is not None:
+        overrides["adjudication"] = {"max_plies": max_plies}
+    if sprt is not None:
+        overrides["sprt"] = _sprt(sprt)
+    cfg, source = build_config(config, out if resume and config is None else None, overrides)
+    if cluster is not None:  # a nested key: the [cluster] section's other keys stay
+        address = None if cluster == LOCAL else cluster
+        try:
+            settings = ClusterConfig(**{**dict(cfg.cluster), "address": address})
+        except ValueError:
+            raise ConfigError(f"bad --cluster {cluster!r}: expected tcp://HOST:PORT") from None
+        cfg = cfg.model_copy(update={"cluster": settings})
+    directory = out if out is not None else Path(cfg.out) if cfg.out is not None else None
+    if directory is None:
+        raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
+    plan = Plan.from_config(cfg, source)
+    if cfg.concurrency > 1 and cfg.workers is None and cfg.cluster.address is None:
+        cores = os.cpu_count() or 1
+        if cfg.concurrency > cores:
+            typer.echo(
+                f"referee: note: concurrency {cfg.concurrency} on {cores} cores: engines "
+                "share CPUs (fine for instant engines, not for thinking ones)",
+                err=True,
+            )
+    display = ProgressDisplay(sys.stdout, quiet=quiet)
+
+    def on_game(report: GameReport, progress: Progress) -> None:
+        display.game(report, progress)
+
+    try:
+        result: RunResult = run_until_signalled(
+            lambda: run_tournament(plan, directory, resume=resume, on_game=on_game)
+        )
+    except WorkerError as exc:  # a bug or a killed worker: one line, and how to go on
+        display.clear()
+        raise TournamentError(f"{exc}; continue with --resume") from None
+    except KeyboardInterrupt:
+        display.clear()
+        done = len(read_journal(directory).games)
+        typer.echo(
+            f"referee: interrupted with {done} finished game(s) in {directory}; "
+            f"continue with: referee tournament --resume --out {directory}",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    display.clear()
+    summary = summarize(EventInfo.from_plan(plan), list(result.finished.values()))
+    typer.echo("")
+    typer.echo(render(summary, "plain"), nl=False)
+    if result.voids:
+        typer.echo(f"{result.voids} void game(s) were played again")
+    if result.sprt_decision is not None and summary.done < summary.info.total:
+        typer.echo(f"stopped by the SPRT ({result.sprt_decision} accepted)")
+    typer.echo(f"records in {directory / GAMES}")
+
+
+def standings_command(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A tournament's --out.")],
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="plain, github, html or json.")
+    ] = "plain",
+) -> None:
+    """Print the standings, crosstable and ratings of a tournament (also while it runs)."""
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
+    event = read_event(directory)
+    summary = summarize(event.info, list(event.games))
+    typer.echo(render(summary, fmt), nl=False)

@@ -1,0 +1,285 @@
+"""From a validated config to what the runner needs: the game, entrants, clock, schedule.
+
+``Plan.from_config`` does every check that needs the game or the engines (unknown
+game or option, seat count, duplicate names, openings) and raises ``ConfigError``
+naming the key. ``Plan.slot_setup`` and ``Plan.job`` give what game slots need
+(``tournaments.event.jobs``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from bots.cbuild import BuildError
+from protocol.spec import EngineSpec
+from referee.clock import TimeControl
+from referee.core import Game
+from referee.errors import RulesError
+from referee.registry import make_game
+from tournaments.event.config import ConfigError, TournamentConfig, option_texts
+from tournaments.event.engines import check_runnable, resolve_engine
+from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.openings import OpeningBook, OpeningError, derive_seed, read_openings
+from tournaments.event.schedule import (
+    Fixture,
+    block_size,
+    gauntlet_encounters,
+    round_robin_encounters,
+    static_schedule,
+    swiss_total,
+)
+from tournaments.results.sprt import Sprt
+
+AnyGame = Game[Any, Any]
+
+
+def _remote(config: TournamentConfig) -> bool:
+    """Whether the games run on a cluster's machines (engines need not exist here)."""
+    cluster = getattr(config, "cluster", None)
+    return cluster is not None and getattr(cluster, "address", None) is not None
+
+
+def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, ...]:
+    specs: list[EngineSpec] = []
+    for i, entrant in enumerate(config.entrants):
+        try:
+            spec = resolve_engine(entrant.command)
+        except (ValueError, BuildError) as exc:
+            raise ConfigError(f"{source}: entrants[{i}].command: {exc}") from None
+        specs.append(
+            replace(
+                spec,
+                name=entrant.name or spec.name,
+                cwd=entrant.cwd,
+                env=dict(entrant.env) or None,
+                options=tuple(option_texts(entrant.options).items()),
+                max_memory_mb=entrant.max_memory_mb,
+                max_cpu_seconds=entrant.max_cpu_seconds,
+            )
+        )
+        if not _remote(config):  # a cluster's workers have their own engine paths
+            try:
+                check_runnable(specs[-1])
+            except ValueError as exc:
+                raise ConfigError(f"{source}: entrants[{i}].command: {exc}") from None
+    seen: dict[str, int] = {}
+    renamed: list[EngineSpec] = []
+    for i, spec in enumerate(specs):
+        count = seen.get(spec.name, 0) + 1
+        seen[spec.name] = count
+        if count > 1:
+            if config.entrants[i].name is not None:
+                raise ConfigError(f"{source}: entrants[{i}].name: {spec.name!r} is used twice")
+            spec = replace(spec, name=f"{spec.name}#{count}")
+        renamed.append(spec)
+    return tuple(renamed)
+
+
+MAX_GAMES = 1_000_000
+"""Most games one tournament may schedule: the schedule is built in memory, so a typo
+(``rounds = 10000000000``) must be refused, not exhaust the machine."""
+
+
+def _scheduled_games(config: TournamentConfig, players: int) -> int:
+    """Games the config schedules, counted without building the schedule."""
+    n = len(config.entrants)
+    per = config.games_per_encounter or block_size(players, config.seat_order)
+    if config.format == "swiss":
+        return config.rounds * (n // 2) * per
+    if config.games is not None:
+        return config.games
+    if config.format == "gauntlet":
+        encounters = config.challengers * math.comb(max(n - config.challengers, 0), players - 1)
+    else:
+        encounters = math.comb(n, players)
+    return config.rounds * encounters * per
+
+
+def time_control(config: TournamentConfig) -> TimeControl:
+    """The clock of every game.
+
+    :raises ValueError: both ``tc`` and ``movetime_ms``, or a bad value.
+    """
+    margin = config.margin_ms / 1000
+    if config.movetime_ms is not None:
+        if config.tc is not None:
+            raise ValueError("give either tc or movetime_ms, not both")
+        return TimeControl.fixed(config.movetime_ms, margin=margin)
+    return TimeControl.parse(config.tc or "10+0.1", margin=margin)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A checked tournament: everything but the output directory and the running."""
+
+    config: TournamentConfig
+    game: AnyGame
+    players: int
+    entrants: tuple[EngineSpec, ...]
+    tc: TimeControl
+    book: OpeningBook
+    sprt: Sprt | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Entrant names in config order."""
+        return tuple(spec.name for spec in self.entrants)
+
+    @property
+    def swiss(self) -> bool:
+        """Whether fixtures are paired round by round."""
+        return self.config.format == "swiss"
+
+    @property
+    def games_per_encounter(self) -> int:
+        """Games per pairing or triple per round."""
+        per = self.config.games_per_encounter
+        return per if per is not None else block_size(self.players, self.config.seat_order)
+
+    @property
+    def points_table(self) -> tuple[float, ...] | None:
+        """Tournament points per place, or None for the default placement points."""
+        points = self.config.points
+        return tuple(points) if points is not None else None
+
+    @classmethod
+    def from_config(cls, config: TournamentConfig, source: str = "config") -> Plan:
+        """Check ``config`` against the game and the engines.
+
+        :raises ConfigError: one line naming the key.
+        """
+        try:
+            game = make_game(config.game, option_texts(config.options))
+        except RulesError as exc:
+            key = "game" if "unknown game" in str(exc) else "options"
+            raise ConfigError(f"{source}: {key}: {exc}") from None
+        players = config.players if config.players is not None else game.player_counts[0]
+        try:
+            game.check_players(players)
+        except RulesError as exc:
+            raise ConfigError(f"{source}: players: {exc}") from None
+        if len(config.entrants) < players:
+            raise ConfigError(
+                f"{source}: entrants: {len(config.entrants)} entrants cannot fill {players} seats"
+            )
+        if config.format == "swiss":
+            if players != 2:
+                raise ConfigError(f"{source}: format: swiss is for two players")
+            if config.games is not None:
+                raise ConfigError(f"{source}: games: a Swiss tournament is set by rounds")
+        if config.format == "gauntlet" and config.challengers >= len(config.entrants):
+            raise ConfigError(
+                f"{source}: challengers: {config.challengers} challengers leave no field"
+            )
+        if config.points is not None and len(config.points) != players:
+            raise ConfigError(f"{source}: points: {len(config.points)} values for {players} places")
+        if config.sprt is not None:
+            if len(config.entrants) != 2 or players != 2:
+                raise ConfigError(f"{source}: sprt: SPRT needs two entrants and two seats")
+            try:
+                sprt: Sprt | None = Sprt(**config.sprt.model_dump())
+            except ValueError as exc:
+                raise ConfigError(f"{source}: sprt: {exc}") from None
+        else:
+            sprt = None
+        scheduled = _scheduled_games(config, players)
+        if scheduled > MAX_GAMES:
+            key = "games" if config.games is not None else "rounds"
+            raise ConfigError(
+                f"{source}: {key}: {scheduled} games scheduled; at most {MAX_GAMES} per tournament"
+            )
+        try:
+            tc = time_control(config)
+        except ValueError as exc:
+            raise ConfigError(f"{source}: tc: {exc}") from None
+        entrants = _entrant_specs(config, source)
+        openings = config.openings
+        try:
+            book = (
+                read_openings(Path(openings.file), game, players)
+                if openings.file is not None
+                else []
+            )
+        except OpeningError as exc:
+            raise ConfigError(f"{source}: openings.file: {exc}") from None
+        opening_book = OpeningBook.build(
+            game,
+            players,
+            config.seed,
+            book=book,
+            plies=openings.plies if not book else 0,
+            shuffle=openings.order == "random",
+        )
+        plan = cls(config, game, players, entrants, tc, opening_book, sprt)
+        if not plan.swiss:
+            try:
+                plan.static_fixtures()
+            except ValueError as exc:
+                raise ConfigError(f"{source}: format: {exc}") from None
+        try:
+            plan.book.opening(0)
+        except OpeningError as exc:
+            raise ConfigError(f"{source}: openings.plies: {exc}") from None
+        return plan
+
+    def static_fixtures(self) -> list[Fixture]:
+        """Every fixture of a round-robin or gauntlet schedule.
+
+        :raises ValueError: a schedule that cannot be made.
+        """
+        config = self.config
+        n = len(self.entrants)
+        if config.format == "gauntlet":
+            encounters = gauntlet_encounters(n, self.players, config.challengers)
+        else:
+            encounters = round_robin_encounters(n, self.players)
+        return static_schedule(
+            encounters,
+            players=self.players,
+            rounds=config.rounds,
+            games_per_encounter=self.games_per_encounter,
+            seat_order=config.seat_order,
+            total_games=config.games,
+        )
+
+    def total(self) -> int:
+        """Games in the whole tournament (before any SPRT stop)."""
+        if self.swiss:
+            return swiss_total(len(self.entrants), self.config.rounds, self.games_per_encounter)
+        return len(self.static_fixtures())
+
+    def game_seed(self, number: int) -> int:
+        """The seed of game ``number``: derived from the tournament seed and the number."""
+        return derive_seed(self.config.seed, "game", number)
+
+    def job(self, fixture: Fixture) -> Job:
+        """The job of a fixture, with its seed and opening."""
+        opening = self.book.opening(fixture.block)
+        return Job(
+            number=fixture.number,
+            round=fixture.round,
+            block=fixture.block,
+            table=fixture.table,
+            seed=self.game_seed(fixture.number),
+            opening=opening.moves,
+            start=opening.start,
+        )
+
+    def slot_setup(self, out: Path | None) -> SlotSetup:
+        """What the game slots need."""
+        config = self.config
+        return SlotSetup(
+            game=self.game.name,
+            options=tuple(self.game.options.items()),
+            players=self.players,
+            entrants=self.entrants,
+            tc=self.tc,
+            max_plies=config.adjudication.max_plies,
+            start_timeout=config.start_timeout,
+            event=config.event,
+            out=str(out) if out is not None else None,
+            transcripts=config.transcripts,
+        )

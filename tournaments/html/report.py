@@ -1,0 +1,374 @@
+"""``referee report``: one self-contained HTML page of a tournament directory.
+
+The page holds, in order: the standings, forfeits by type, the pairwise crosstable,
+the ratings (Elo against the field and per pair for two seats, Plackett–Luce for
+more) and the SPRT line, charts of points and ratings over the course of the event
+(and of the SPRT's log-likelihood ratio with its bounds), then every game with its
+tags, termination and moves, replayable position by position.
+
+Every table is the one ``referee standings`` prints: the same
+``tournaments.play.event_dir.read_event`` reads the directory, the same
+``tournaments.results.summary.summarize`` computes it and the same row builders lay it out;
+``summary_json`` (what ``results.json`` holds) is embedded as
+``<script id="results-data" type="application/json">``.
+
+Page size: at most ``max_positions`` positions are drawn (default
+``DEFAULT_MAX_POSITIONS``): games are taken in journal order and each is drawn whole
+if it still fits, else not at all (it still shows its tags and moves, with a note);
+the pictures' shared parts are stored once (``html_replay.FramePool``). No picture
+is in the HTML itself: they sit in one JSON block and the page's script puts the
+current one in place, so the document the browser lays out stays small.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.core import Termination
+from referee.errors import RulesError
+from referee.record import GameRecord, RecordSyntaxError, parse_records
+from tournaments.html.chart import Series, line_chart
+from tournaments.html.page import esc, json_block, page, table
+from tournaments.html.replay import (
+    REPLAY_SCRIPT,
+    FramePool,
+    Picture,
+    replay,
+    replay_frames,
+    svg_picture,
+)
+from tournaments.play.event_dir import Event
+from tournaments.results.game import GameReport
+from tournaments.results.summary import Summary, summarize, summary_json
+from tournaments.results.tables import (
+    crosstable_rows,
+    elo_rows,
+    pair_rows,
+    rating_rows,
+    sprt_line,
+    standings_rows,
+    title,
+)
+from tournaments.results.timeline import llr_series, points_series, rating_series, timeline
+
+DEFAULT_MAX_POSITIONS = 5000
+"""Positions drawn per report by default: about 1 kB of page each once shared parts are
+stored once (``html_replay.FramePool``), and well under 1 ms of drawing each."""
+
+FORFEITS = tuple(t.value for t in Termination if t.is_forfeit)
+"""The forfeit types, in ``Termination`` order: the columns of "Forfeits by type"."""
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with every non-finite float replaced by None (JSON has neither)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+def _section(anchor: str, heading: str, content: str) -> str:
+    return f'<section id="{esc(anchor)}"><h2>{esc(heading)}</h2>{content}</section>'
+
+
+def _plain_table(rows: tuple[list[str], list[list[object]]], css_class: str) -> str:
+    headers, cells = rows
+    text = {i for i, h in enumerate(headers) if h in ("Entrant", "Pair", "Forfeits")}
+    return table(headers, cells, css_class=css_class, text_columns=text)
+
+
+def forfeit_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
+    """Headers and cells: each entrant's forfeits per type (standings order), then totals."""
+    headers = ["Entrant", *FORFEITS, "Total"]
+    cells: list[list[object]] = []
+    totals = [0] * len(FORFEITS)
+    for row in summary.rows:
+        counts = [row.forfeits.get(kind, 0) for kind in FORFEITS]
+        totals = [t + c for t, c in zip(totals, counts, strict=True)]
+        cells.append([row.name, *counts, sum(counts)])
+    cells.append(["all", *totals, sum(totals)])
+    return headers, cells
+
+
+def _crosstable(summary: Summary) -> str:
+    headers, cells = crosstable_rows(summary)
+    order = [row.name for row in summary.rows]
+    attrs: dict[tuple[int, int], str] = {}
+    for r, a in enumerate(order):
+        for c, b in enumerate(order):
+            if a == b:
+                attrs[(r, c + 2)] = 'class="self"'
+                continue
+            points, games = summary.cross.get((a, b), (0.0, 0))
+            attrs[(r, c + 2)] = (
+                f'data-entrant="{esc(a)}" data-opponent="{esc(b)}" '
+                f'data-points="{points!r}" data-games="{games}"'
+            )
+    return table(headers, cells, css_class="crosstable", cell_attrs=attrs)
+
+
+def _ratings(summary: Summary) -> str:
+    parts: list[str] = []
+    if summary.info.players == 2:
+        parts.append("<h3>Elo against the field (95% error bars)</h3>")
+        parts.append(_plain_table(elo_rows(summary), "elo"))
+        if summary.pairs:
+            parts.append("<h3>Pairs</h3>")
+            parts.append(_plain_table(pair_rows(summary), "pairs"))
+    else:
+        parts.append("<h3>Plackett–Luce ratings (Elo scale, mean 0, 95% error bars)</h3>")
+        parts.append(_plain_table(rating_rows(summary), "ratings"))
+    line = sprt_line(summary)
+    if line is not None:
+        parts.append(f'<p class="sprt">{esc(line)}</p>')
+    return "".join(parts)
+
+
+def _charts(event: Event, order: Sequence[str]) -> str:
+    samples = timeline(event.info, event.games)
+    if not samples:
+        return '<p class="note">No finished game yet.</p>'
+
+    def ordered(series: dict[str, list[tuple[float, float | None]]]) -> list[Series]:
+        names = [n for n in order if n in series] + [n for n in series if n not in order]
+        return [Series(name, tuple(series[name])) for name in names]
+
+    x_label = "games finished (journal order)"
+    parts = [
+        line_chart(
+            ordered(points_series(samples)),
+            title="Tournament points",
+            x_label=x_label,
+            y_label="points",
+        )
+    ]
+    if event.info.players == 2:
+        rating_title, rating_axis = "Elo against the field (unbounded values left out)", "Elo"
+    else:
+        rating_title, rating_axis = "Plackett–Luce rating", "rating"
+    parts.append(
+        line_chart(
+            ordered(rating_series(samples)),
+            title=rating_title,
+            x_label=x_label,
+            y_label=rating_axis,
+        )
+    )
+    llr = llr_series(samples)
+    sprt = event.info.sprt
+    if llr and sprt is not None:
+        parts.append(
+            line_chart(
+                [Series("LLR", tuple(llr))],
+                title="SPRT log-likelihood ratio",
+                x_label=x_label,
+                y_label="LLR",
+                hlines=[("H1", sprt.upper), ("H0", sprt.lower)],
+            )
+        )
+    note = (
+        f'<p class="note">Each point is the tables after that many games ({len(samples)} '
+        "points: long events are sampled evenly).</p>"
+    )
+    titles = ["Tournament points", rating_title, "SPRT log-likelihood ratio"]
+    return note + "".join(
+        f'<figure class="chart"><figcaption>{esc(name)}</figcaption>{chart}</figure>'
+        for name, chart in zip(titles, parts, strict=False)
+    )
+
+
+# --- games -------------------------------------------------------------------------------
+
+
+def _moves_html(record: GameRecord, drawn: int) -> str:
+    """The movetext; plies below ``drawn`` are clickable (``data-ply``)."""
+    players = max(1, record.players)
+    parts = ['<span data-ply="0">start</span>' if drawn else "start"]
+    for ply, entry in enumerate(record.moves, start=1):
+        if (ply - 1) % players == 0:
+            parts.append(f"{(ply - 1) // players + 1}.")
+        hint = f' title="{esc(entry.comment)}"' if entry.comment else ""
+        if ply < drawn:
+            parts.append(f'<span data-ply="{ply}"{hint}>{esc(entry.text)}</span>')
+        else:
+            parts.append(f"<b{hint}>{esc(entry.text)}</b>" if drawn else esc(entry.text))
+    return '<div class="moves">' + " ".join(parts) + "</div>"
+
+
+def _controls() -> str:
+    buttons = (
+        ("first", "|&lt;", "first position (Home)"),
+        ("prev", "&lt;", "previous ply (left arrow)"),
+        ("next", "&gt;", "next ply (right arrow)"),
+        ("last", "&gt;|", "last position (End)"),
+    )
+    html = "".join(
+        f'<button type="button" data-step="{step}" title="{hint}">{label}</button>'
+        for step, label, hint in buttons
+    )
+    return f'<div class="controls">{html} <span class="ply"></span></div>'
+
+
+@dataclass
+class _Games:
+    """The games' HTML and the replay data the page's script reads."""
+
+    pool: FramePool
+    picture: Picture
+    budget: int
+    replays: list[dict[str, Any] | None]
+    drawn_games: int = 0
+
+
+def _parse(report: GameReport) -> GameRecord | str:
+    """The game's record, or why it cannot be read."""
+    try:
+        records = parse_records(report.record, f"game {report.number}")
+    except RecordSyntaxError as exc:
+        return str(exc)
+    return records[0] if len(records) == 1 else f"{len(records)} records instead of one"
+
+
+def _game_html(report: GameReport, record: GameRecord | str, index: int, games: _Games) -> str:
+    seats = " vs ".join(report.seats)
+    if isinstance(record, str):
+        games.replays.append(None)
+        return (
+            f'<details class="game" id="game-{report.number}"><summary>Game {report.number}: '
+            f"{esc(seats)} (unreadable record)</summary><p class=bad>{esc(record)}</p>"
+            f"<pre>{esc(report.record)}</pre></details>"
+        )
+    notes: list[str] = []
+    drawn = 0
+    try:
+        replayed = replay(record)
+    except RulesError as exc:
+        notes.append(f"The record cannot be set up: {exc}")
+    else:
+        if replayed.problem is not None:
+            notes.append(f"Replay stopped at {replayed.problem}")
+        if len(replayed.states) <= games.budget:
+            games.replays.append({"frames": replay_frames(replayed, games.pool, games.picture)})
+            games.budget -= len(replayed.states)
+            games.drawn_games += 1
+            drawn = len(replayed.states)
+        else:
+            notes.append(
+                "Not drawn: the report's budget of positions is spent "
+                "(see --max-positions); the moves and tags are below."
+            )
+    if not drawn:
+        games.replays.append(None)
+    termination = record.termination.value
+    reason = record.reason or report.outcome.reason
+    summary = (
+        f"Game {report.number} · round {report.round} · {esc(seats)} · "
+        f"<b>{esc(record.result)}</b> · {esc(termination)} · {len(record.moves)} plies"
+    )
+    tags = table(["Tag", "Value"], record.tags, css_class="tags", text_columns=(0, 1))
+    info = f"<p>Termination: <b>{esc(termination)}</b>{': ' + esc(reason) if reason else ''}</p>"
+    board = f'<div class="boardcol">{_controls()}<div class="board"></div></div>' if drawn else ""
+    note = "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
+    attrs = f' data-game="{index}"' if drawn else ""
+    return (
+        f'<details class="game" id="game-{report.number}"{attrs}><summary>{summary}</summary>'
+        f'<div class="replay">{board}<div class="side">{info}{note}'
+        f"{_moves_html(record, drawn)}{tags}</div></div></details>"
+    )
+
+
+def _game_list(event: Event, records: Sequence[GameRecord | str]) -> str:
+    rows = []
+    for report, record in zip(event.games, records, strict=True):
+        result = record.result if isinstance(record, GameRecord) else "?"
+        rows.append(
+            f'<tr><td><a href="#game-{report.number}">{report.number}</a></td>'
+            f"<td>{report.round}</td><td class=name>{esc(' vs '.join(report.seats))}</td>"
+            f"<td class=name>{esc(result)}</td>"
+            f"<td class=name>{esc(report.outcome.termination.value)}</td>"
+            f"<td>{report.plies}</td></tr>"
+        )
+    head = (
+        "<tr><th>Game</th><th>Round</th><th class=name>Seats</th><th class=name>Result</th>"
+        "<th class=name>Termination</th><th>Plies</th></tr>"
+    )
+    return f'<table class="games"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+# --- the page ----------------------------------------------------------------------------
+
+
+def build_report(
+    event: Event,
+    *,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    picture: Picture | None = None,
+) -> str:
+    """The whole HTML page of ``event`` (see the module docstring).
+
+    ``picture`` draws one position (default: ``referee.pictures.position_svg``).
+    """
+    summary = summarize(event.info, list(event.games))
+    games = _Games(FramePool(), picture or svg_picture, max(0, max_positions), [])
+    records = [_parse(report) for report in event.games]
+    game_html = [
+        _game_html(report, record, i, games)
+        for i, (report, record) in enumerate(zip(event.games, records, strict=True))
+    ]
+    order = [row.name for row in summary.rows]
+    info = event.info
+    facts = (
+        f"{esc(info.game)}, {info.players} seats, {summary.done} of {info.total} games "
+        f"finished, entrants: {esc(', '.join(info.names))}. Directory: {esc(event.directory)}."
+    )
+    drawn_note = (
+        f"{games.drawn_games} of {len(event.games)} games replayable "
+        f"({games.pool.pictures} positions drawn)."
+    )
+    nav = "".join(
+        f'<a href="#{anchor}">{label}</a>'
+        for anchor, label in (
+            ("standings", "Standings"),
+            ("forfeits", "Forfeits"),
+            ("crosstable", "Crosstable"),
+            ("ratings", "Ratings"),
+            ("course", "Course of the event"),
+            ("games", "Games"),
+        )
+    )
+    body = "".join(
+        [
+            f"<h1>{esc(title(summary))}</h1><p>{facts}</p><nav>{nav}</nav>",
+            _section("standings", "Standings", _plain_table(standings_rows(summary), "standings")),
+            _section(
+                "forfeits", "Forfeits by type", _plain_table(forfeit_rows(summary), "forfeits")
+            ),
+            _section(
+                "crosstable",
+                "Crosstable (pairwise points: ahead 1, tied 1/2, behind 0)",
+                _crosstable(summary),
+            ),
+            _section("ratings", "Ratings", _ratings(summary)),
+            _section("course", "Course of the event", _charts(event, order)),
+            _section(
+                "games",
+                "Games",
+                f'<p class="note">{esc(drawn_note)} Open a game, then step with the buttons, '
+                "the left and right arrow keys, Home and End, or click a move.</p>"
+                + _game_list(event, records)
+                + "".join(game_html),
+            ),
+            json_block("results-data", json_safe(summary_json(summary))),
+            json_block("replay-data", {"parts": games.pool.parts, "games": games.replays}),
+        ]
+    )
+    return page(f"{title(summary)} - referee report", body, script=REPLAY_SCRIPT)

@@ -1,0 +1,12 @@
+"""What the runner and the cluster share about a tournament that cannot go on.
+
+Kept below both (``tournaments.runner`` drives ``tournaments.cluster``), so that neither
+imports the other back.
+"""
+
+VOID_ATTEMPTS = 3
+"""Times a game is tried while it comes out void before the tournament stops."""
+
+
+class TournamentError(ValueError):
+    """The tournament cannot go on (a game stays void); one line."""

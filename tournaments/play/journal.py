@@ -1,0 +1,347 @@
+"""The output directory of a tournament: journal, records, lock, results.
+
+Layout of ``DIR``:
+
+``journal.jsonl``
+    The source of truth, append-only, one JSON object per line, written and
+    ``fsync``-ed per game before the game counts as finished:
+
+    * line 1, ``{"type": "tournament", "version": 1, "config": {...}, "info": {...},
+      "created": ...}``: the validated configuration the tournament was started with,
+      and what the tables need (entrant names, seats, games scheduled, points table,
+      SPRT: ``tournaments.results.summary.EventInfo``);
+    * ``{"type": "game", "number": 17, "round": 2, "block": 8, "table": [0, 3],
+      "seats": ["greedy-1", "random-2"], "outcome": {...}, "plies": 27,
+      "record": "<the game's .tgn text>"}`` for each finished (scored) game;
+    * ``{"type": "void", ...}`` (same fields) for a void game: information only,
+      the game is played again.
+
+    A crash can leave at most a torn last line; readers ignore it and a resuming
+    runner cuts it off before appending.
+``games.tgn``
+    Every finished game's record in finishing order (``protocol/RECORD.md``),
+    appended per game. On ``--resume`` it is rewritten from the journal, so it
+    never holds a game twice or one the journal does not.
+``logs/game-NNNNN.log``
+    Engine transcripts per game (see ``tournaments.play.slot``).
+``results.json``
+    Standings, crosstable and ratings, rewritten (atomically) while the tournament
+    runs and at its end.
+``lock``
+    Held (``flock``) by the running runner, with its pid inside; a second runner on
+    the same directory stops with an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tournaments.results.game import GameReport
+
+JOURNAL = "journal.jsonl"
+GAMES = "games.tgn"
+RESULTS = "results.json"
+LOCK = "lock"
+JOURNAL_VERSION = 1
+
+
+class JournalError(ValueError):
+    """An unusable output directory or journal; one line."""
+
+
+class OutputError(JournalError):
+    """The output directory cannot be written (missing rights, a file in the way, a full
+    disk); one line. Raised before the first game, or as a clean stop during the event:
+    every game journaled before it is kept, and ``--resume`` continues."""
+
+
+PROBE = ".write-probe"
+"""File written, synced and removed in the output directory before the first game."""
+
+
+def check_writable(directory: Path) -> None:
+    """Create ``directory`` (and its parents) and prove that a file in it can be
+    written, ``fsync``-ed and removed, so a bad ``--out`` fails before any game.
+
+    :raises OutputError: one line naming the directory and the reason.
+    """
+    try:
+        if directory.exists() and not directory.is_dir():
+            raise OutputError(f"cannot use {directory} as the output directory: not a directory")
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f"{PROBE}-{os.getpid()}"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _write_all(fd, b"referee write probe\n" * 205)  # a 4 KiB block, not just an inode
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OutputError(f"cannot write to the output directory {directory}: {reason}") from None
+
+
+def write_failed(path: Path, exc: OSError) -> OutputError:
+    """The clean-stop error of a failed write during the event."""
+    return OutputError(
+        f"cannot write {path}: {exc.strerror or exc}; every finished game is kept in the "
+        f"journal: fix that, then continue with --resume"
+    )
+
+
+@dataclass
+class JournalState:
+    """What a journal says."""
+
+    config: dict[str, Any] | None = None
+    """The configuration of the header line (None for an empty journal)."""
+    info: dict[str, Any] | None = None
+    """The header's event info (``tournaments.results.summary.EventInfo`` as JSON)."""
+    games: dict[int, GameReport] = field(default_factory=dict)
+    """Finished games by number, in journal order."""
+    voids: int = 0
+    """Void games recorded (each was, or will be, played again)."""
+    valid_bytes: int = 0
+    """Length of the journal up to the end of its last complete line."""
+
+
+def _game_from(entry: Mapping[str, Any]) -> GameReport:
+    return GameReport.from_json(entry)
+
+
+def parse_journal(data: bytes, source: str = JOURNAL) -> JournalState:
+    """Read journal bytes. A torn or unreadable *last* line is ignored.
+
+    :raises JournalError: an unreadable line before the last, or a bad header.
+    """
+    state = JournalState()
+    lines = data.split(b"\n")
+    # After the last "\n" comes either nothing or a torn line.
+    complete, tail = lines[:-1], lines[-1]
+    offset = 0
+    for number, raw in enumerate(complete, start=1):
+        last = number == len(complete) and not tail
+        try:
+            entry = json.loads(raw)
+            if not isinstance(entry, dict):
+                raise ValueError("not an object")
+            kind = entry.get("type")
+            if number == 1:
+                if kind != "tournament" or entry.get("version") != JOURNAL_VERSION:
+                    raise JournalError(f"{source}:1: not a version-{JOURNAL_VERSION} journal")
+                state.config = dict(entry["config"])
+                state.info = dict(entry["info"])
+            elif kind == "game":
+                report = _game_from(entry)
+                state.games.setdefault(report.number, report)
+            elif kind == "void":
+                state.voids += 1
+            else:
+                raise ValueError(f"unknown entry type {kind!r}")
+        except JournalError:
+            raise
+        except (ValueError, KeyError, TypeError) as exc:
+            if last:
+                break
+            raise JournalError(f"{source}:{number}: unreadable journal line: {exc}") from None
+        offset += len(raw) + 1
+        state.valid_bytes = offset
+    return state
+
+
+def read_journal(directory: Path) -> JournalState:
+    """The journal of ``directory`` (empty state if there is none); never modifies it.
+
+    :raises JournalError: see ``parse_journal``; OSError: unreadable.
+    """
+    path = directory / JOURNAL
+    if not path.exists():
+        return JournalState()
+    return parse_journal(path.read_bytes(), str(path))
+
+
+@contextlib.contextmanager
+def hold_lock(directory: Path) -> Iterator[None]:
+    """Hold ``directory/lock`` for the block (released by the kernel if we die).
+
+    :raises JournalError: another process holds it.
+    """
+    path = directory / LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            other = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise JournalError(
+                f"{directory} is in use by another runner (pid {other}); "
+                "wait for it to finish or stop it"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` through a temporary file and a rename."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class Journal:
+    """An open output directory: appends games to ``journal.jsonl`` and ``games.tgn``.
+
+    Use ``with Journal.open(directory, config, resume=...) as journal``; the lock is
+    held for the block.
+    """
+
+    def __init__(self, directory: Path, state: JournalState, journal_fd: int, games_fd: int):
+        self.directory = directory
+        self.state = state
+        self._journal_fd = journal_fd
+        self._games_fd = games_fd
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(
+        cls,
+        directory: Path,
+        config: Mapping[str, Any],
+        info: Mapping[str, Any],
+        *,
+        resume: bool,
+    ) -> Iterator[Journal]:
+        """Start (``resume=False``) or continue a tournament in ``directory``.
+
+        Starting needs a directory without a journal; resuming needs one whose
+        header holds ``config`` (compared as JSON, ignoring ``concurrency``,
+        ``workers``, ``out`` and ``cluster``).
+
+        :raises JournalError: a started tournament without ``resume``, a different
+            config, a missing journal on resume, or the lock held elsewhere.
+        """
+        check_writable(directory)
+        with hold_lock(directory):
+            path = directory / JOURNAL
+            # A journal without a complete header line (killed while writing it) holds
+            # no game: it counts as absent, and a fresh start replaces it.
+            state = read_journal(directory)
+            existing = state.config is not None
+            if existing and not resume:
+                raise JournalError(
+                    f"{directory} already holds a tournament: use --resume to continue it, "
+                    "or choose another --out"
+                )
+            if resume and not existing:
+                raise JournalError(f"nothing to resume: {directory} has no {JOURNAL}")
+            if state.config is not None:
+                differs = config_difference(state.config, config)
+                if differs:
+                    raise JournalError(
+                        f"the configuration differs from the one {directory} was started "
+                        f"with ({differs}); resume with the same settings"
+                    )
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+            journal_fd = os.open(path, flags, 0o644)
+            games_fd = -1
+            try:
+                if existing:
+                    os.ftruncate(journal_fd, state.valid_bytes)  # cut a torn last line
+                    records = "".join(report.record for report in state.games.values())
+                    write_atomic(directory / GAMES, records)
+                else:
+                    os.ftruncate(journal_fd, 0)  # an empty journal or a torn header
+                    header = {
+                        "type": "tournament",
+                        "version": JOURNAL_VERSION,
+                        "config": dict(config),
+                        "info": dict(info),
+                        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                    }
+                    _write_all(journal_fd, (json.dumps(header) + "\n").encode())
+                    os.fsync(journal_fd)
+                    state.config = dict(config)
+                    state.info = dict(info)
+                    (directory / GAMES).write_bytes(b"")
+                games_fd = os.open(directory / GAMES, flags, 0o644)
+                yield cls(directory, state, journal_fd, games_fd)
+            finally:
+                os.close(journal_fd)
+                if games_fd >= 0:
+                    os.close(games_fd)
+
+    @property
+    def finished(self) -> dict[int, GameReport]:
+        """Finished games by number (those read at start and those added since)."""
+        return self.state.games
+
+    def add(self, report: GameReport) -> None:
+        """Journal one played game: ``write_batch`` then ``note``."""
+        self.write_batch([report])
+        self.note([report])
+
+    def write_batch(self, reports: Sequence[GameReport]) -> None:
+        """Append the reports to the journal in one write and ``fsync`` it once, then
+        append the scored games' records to ``games.tgn``. Only I/O: may run in a
+        worker thread (one call at a time); ``note`` updates the state afterwards.
+
+        A void game is journaled as ``void`` and its record not appended.
+        A failed write or sync (a full disk) raises ``OutputError``: games journaled
+        before are kept; a torn line is cut off, and ``games.tgn`` rebuilt, on resume.
+        """
+        lines = []
+        for report in reports:
+            entry = report.to_json(timings=False)
+            lines.append(json.dumps({"type": "void" if report.void else "game", **entry}))
+        try:
+            _write_all(self._journal_fd, ("\n".join(lines) + "\n").encode())
+            os.fsync(self._journal_fd)
+        except OSError as exc:
+            raise write_failed(self.directory / JOURNAL, exc) from None
+        records = "".join(r.record for r in reports if not r.void)
+        if records:
+            try:
+                _write_all(self._games_fd, records.encode())
+            except OSError as exc:
+                raise write_failed(self.directory / GAMES, exc) from None
+
+    def note(self, reports: Sequence[GameReport]) -> None:
+        """Count written reports in the state: scored games are now finished."""
+        for report in reports:
+            if report.void:
+                self.state.voids += 1
+            else:
+                self.state.games[report.number] = report
+
+
+IGNORED_KEYS = frozenset({"concurrency", "workers", "out", "cluster"})
+"""Config keys that may change between a run and its resume: they do not change games."""
+
+
+def config_difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
+    """The first key whose value differs (ignoring ``IGNORED_KEYS``), or None."""
+    for key in sorted(set(old) | set(new)):
+        if key in IGNORED_KEYS:
+            continue
+        if old.get(key) != new.get(key):
+            return key
+    return None

@@ -1,0 +1,290 @@
+"""A game slot: plays one game after another, keeping its engines between games.
+
+A tournament with concurrency N has N slots (in the runner's own event loop, or
+spread over worker processes). A slot keeps the players it has started, keyed by
+entrant, and reuses them in its next games (an ``EnginePlayer`` restarts its process
+by itself after a failure); when more entrants pass through than ``cache_size``,
+the least recently used player is closed. So engines are started per seat of a
+slot and reused across that slot's games, as fastchess does.
+
+For each game the slot builds the ``.tgn`` record, writes the engines' transcripts
+of that game to ``logs/`` (per the ``transcripts`` setting), and returns a
+``GameReport``: the only thing that travels back to the runner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import itertools
+import os
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+
+import trio
+
+from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
+from referee.core import Outcome, Termination
+from referee.match import GameResult, play_game
+from referee.players import EnginePlayer, Player
+from referee.record import MoveEntry, build_record, format_record, timing_comment
+from tournaments.event.jobs import Job, SlotSetup
+from tournaments.results.game import GameReport
+
+TranscriptSink = Callable[[Transcript], None]
+PlayerFactory = Callable[[EngineSpec, TranscriptSink], AbstractAsyncContextManager[Player]]
+"""Opens the player of an entrant; the sink receives transcripts of ended processes."""
+
+LOGS_DIR = "logs"
+"""Subdirectory of the output directory with the per-game transcripts."""
+
+
+def transcript_path(out: Path, number: int) -> Path:
+    """Where game ``number``'s transcript goes."""
+    return out / LOGS_DIR / f"game-{number:05d}.log"
+
+
+def engine_factory(start_timeout: float) -> PlayerFactory:
+    """The default factory: an ``EnginePlayer`` per entrant."""
+
+    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
+        return EnginePlayer.open(spec, start_timeout=start_timeout, on_transcript=sink)
+
+    return factory
+
+
+class _Cached:
+    """A player kept by a slot, hosted by its own task (so any can be closed first)."""
+
+    def __init__(self) -> None:
+        self.player: Player | None = None
+        self.release = trio.Event()
+        self.released = trio.Event()
+        self.ended: list[Transcript] = []
+        """Transcripts of processes that ended since the current game began."""
+
+    @property
+    def live(self) -> Player:
+        assert self.player is not None  # set before the host task reports started
+        return self.player
+
+
+class Slot:
+    """Plays jobs one at a time; use ``async with Slot.open(setup) as slot``.
+
+    One task drives a slot. Each kept player lives in a host task of the slot's
+    nursery, so players can be closed in any order (nurseries must nest per task).
+    """
+
+    def __init__(
+        self,
+        setup: SlotSetup,
+        factory: PlayerFactory,
+        cache_size: int,
+        nursery: trio.Nursery,
+        *,
+        shared_loop: bool = True,
+    ) -> None:
+        self.setup = setup
+        self.shared_loop = shared_loop
+        """Other slots play in this event loop: file writes go to a thread."""
+        self.game = setup.make_game()
+        self._factory = factory
+        self._cache_size = max(cache_size, setup.players)
+        self._cache: OrderedDict[int, _Cached] = OrderedDict()
+        self._nursery = nursery
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(
+        cls,
+        setup: SlotSetup,
+        *,
+        factory: PlayerFactory | None = None,
+        cache_size: int | None = None,
+        shared_loop: bool = True,
+    ) -> AsyncIterator[Slot]:
+        """A slot whose players are all closed when the block ends.
+
+        With ``shared_loop=False`` (the only slot of its event loop) the slot writes
+        its transcripts directly: between its games nothing waits on this loop, and
+        a thread hop per game costs more than the write.
+        """
+        size = cache_size if cache_size is not None else default_cache_size(setup)
+        async with trio.open_nursery() as nursery:
+            slot = cls(
+                setup,
+                factory or engine_factory(setup.start_timeout),
+                size,
+                nursery,
+                shared_loop=shared_loop,
+            )
+            try:
+                yield slot
+            finally:
+                with trio.CancelScope(shield=True):
+                    await slot.close()
+
+    async def close(self) -> None:
+        """Close every player and wait until they are gone."""
+        while self._cache:
+            _, cached = self._cache.popitem(last=False)
+            await _release(cached)
+
+    async def _host(
+        self, entrant: int, *, task_status: trio.TaskStatus[_Cached] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        cached = _Cached()
+        try:
+            async with self._factory(self.setup.entrants[entrant], cached.ended.append) as player:
+                cached.player = player
+                task_status.started(cached)
+                await cached.release.wait()
+        finally:
+            cached.released.set()
+
+    async def _player(self, entrant: int) -> _Cached:
+        cached = self._cache.get(entrant)
+        if cached is not None:
+            self._cache.move_to_end(entrant)
+            return cached
+        while len(self._cache) >= self._cache_size:
+            _, old = self._cache.popitem(last=False)
+            await _release(old)
+        started: _Cached = await self._nursery.start(self._host, entrant)
+        self._cache[entrant] = started
+        return started
+
+    async def play(self, job: Job) -> GameReport:
+        """Play one game and report it. Never raises for anything an engine does."""
+        seats = [await self._player(entrant) for entrant in job.table]
+        await _warm_up([cached.live for cached in seats])
+        before: list[tuple[Transcript | None, int]] = []
+        for cached in seats:
+            cached.ended.clear()
+            transcript = _transcript_of(cached.live)
+            before.append((transcript, transcript.mark if transcript is not None else 0))
+        result = await play_game(
+            self.game,
+            [cached.live for cached in seats],
+            self.setup.tc,
+            seed=job.seed,
+            start=job.start,
+            max_plies=self.setup.max_plies,
+        )
+        names = tuple(self.setup.entrants[i].name for i in job.table)
+        record = self._record(job, names, result)
+        if self._wants_transcript(result.outcome):
+            path, text = self._transcript(job, names, result, seats, before)
+            if self.shared_loop:  # a slow disk must not hold up other slots' games
+                await trio.to_thread.run_sync(_write_file, path, text)
+            else:
+                _write_file(path, text)
+        moves = result.moves
+        return GameReport(
+            number=job.number,
+            round=job.round,
+            block=job.block,
+            table=job.table,
+            seats=names,
+            outcome=result.outcome,
+            plies=len(moves),
+            record=record,
+            overheads=tuple(b.sent_at - a.arrived_at for a, b in itertools.pairwise(moves)),
+            round_trips=tuple(m.elapsed for m in moves),
+        )
+
+    def _record(self, job: Job, names: Sequence[str], result: GameResult) -> str:
+        setup = self.setup
+        tags = [
+            ("Event", setup.event),
+            ("Round", str(job.round)),
+            ("GameNumber", str(job.number)),
+            ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
+            ("TimeControl", setup.tc.tag()),
+            ("Seed", str(job.seed)),
+        ]
+        if job.opening:
+            tags.append(("Opening", " ".join(job.opening)))
+        moves = [MoveEntry(m.text, timing_comment(m.elapsed, m.remaining)) for m in result.moves]
+        record = build_record(self.game, list(names), moves, result.outcome, tags, start=job.start)
+        return format_record(record)
+
+    def _wants_transcript(self, outcome: Outcome) -> bool:
+        mode = self.setup.transcripts
+        if self.setup.out is None or mode == "none":
+            return False
+        if mode == "failures":
+            return outcome.termination.is_forfeit or outcome.termination is Termination.VOID
+        return True
+
+    def _transcript(
+        self,
+        job: Job,
+        names: Sequence[str],
+        result: GameResult,
+        seats: Sequence[_Cached],
+        before: Sequence[tuple[Transcript | None, int]],
+    ) -> tuple[Path, str]:
+        """The transcript file of one game: its path and text."""
+        assert self.setup.out is not None
+        outcome = result.outcome
+        table = ", ".join(f"seat {i + 1} {name}" for i, name in enumerate(names))
+        lines = [
+            f"# game {job.number}, round {job.round}: {table}",
+            f"# {outcome.termination.value}: {outcome.reason or '-'}",
+        ]
+        for seat, (cached, (old, mark)) in enumerate(zip(seats, before, strict=True)):
+            lines.append(f"## seat {seat + 1}: {names[seat]}")
+            pieces: list[str] = []
+            current = _transcript_of(cached.live)
+            for transcript in [*cached.ended, *([current] if current is not None else [])]:
+                pieces += transcript.lines_since(mark if transcript is old else 0)
+            lines += pieces or ["(no engine transcript)"]
+        return transcript_path(Path(self.setup.out), job.number), "\n".join(lines) + "\n"
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Write a per-game file with bare system calls: one per game on the hot path, where
+    a text-mode ``open`` (buffer layers, a tty probe) costs several times as much."""
+    data = text.encode("utf-8", "replace")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileNotFoundError:  # the first transcript: make logs/ (once, not per game)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, flags, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+async def _warm_up(players: Sequence[Player]) -> None:
+    """Start the engines of a table at the same time (``EnginePlayer.warm_up``)."""
+    waiting = [p for p in players if isinstance(p, EnginePlayer) and p.transcript is None]
+    if len(waiting) < 2:
+        return
+    async with trio.open_nursery() as nursery:
+        for player in waiting:
+            nursery.start_soon(player.warm_up)
+
+
+async def _release(cached: _Cached) -> None:
+    cached.release.set()
+    await cached.released.wait()
+
+
+def _transcript_of(player: Player) -> Transcript | None:
+    transcript = getattr(player, "transcript", None)
+    return transcript if isinstance(transcript, Transcript) else None
+
+
+def default_cache_size(setup: SlotSetup) -> int:
+    """Players a slot keeps: every entrant up to 8, and at least one table's worth."""
+    return max(setup.players, min(len(setup.entrants), 8))

@@ -1,0 +1,376 @@
+"""Worker processes: more event loops, so referee work is never charged to an engine.
+
+One trio loop runs out of time at a few thousand engine round trips per second;
+past that, a reply waits in the loop's queue while the clock of its engine runs
+(cutechess's failure mode at high concurrency). So the runner can spread its game
+slots over worker processes, each with its own loop: ``python -m tournaments.play.worker``.
+
+The runner and a worker speak JSON lines over the worker's stdin and stdout:
+
+* runner → worker, first line: ``{"setup": <SlotSetup>, "slots": K}``; then one
+  ``{"slot": i, "job": <Job>}`` per game, only to a slot that is idle;
+* worker → runner: ``{"ready": true}`` once its slots are open; then one
+  ``{"slot": i, "report": <GameReport>}`` per game; ``{"error": "..."}`` before it
+  exits on a bug; last, ``{"cpu": [own, engines]}``: CPU seconds the worker and its
+  (ended) engines used since it was ready, for benchmarks.
+
+End of input means stop: the worker cancels its games, its engines get ``quit``
+(then their process groups are killed), and it exits. So a worker never outlives
+the runner, even one killed with SIGKILL. Workers run in their own process group:
+Ctrl+C reaches only the runner, which then closes their input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import resource
+import signal
+import subprocess
+import sys
+import traceback
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from tournaments.event.jobs import Job, SlotSetup
+from tournaments.play.slot import Slot
+from tournaments.results.game import GameReport
+
+MAX_MESSAGE_BYTES = 64 << 20
+"""Longest JSON line accepted either way (a record with its transcript-free fields)."""
+STOP_GRACE = 15.0
+"""Seconds a worker gets to stop its engines after its input closes, before SIGTERM."""
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed (a bug, or it was killed); one line."""
+
+
+class LineReader:
+    """Splits a byte stream into lines (without the newline)."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self._stream = stream
+        self._buffer = bytearray()
+
+    async def readline(self) -> bytes | None:
+        """The next line, or None at the end of the stream (a torn last line is dropped).
+
+        :raises WorkerError: a line longer than ``MAX_MESSAGE_BYTES``.
+        """
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                return line
+            if len(self._buffer) > MAX_MESSAGE_BYTES:
+                raise WorkerError("worker message too long")
+            chunk = await self._stream.receive_some(1 << 16)
+            if not chunk:
+                return None
+            self._buffer += chunk
+
+
+def _encode(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message, separators=(",", ":")) + "\n").encode()
+
+
+# --- the worker process ------------------------------------------------------------------
+
+
+async def play_jobs(
+    setup: SlotSetup,
+    jobs: AsyncIterable[Job],
+    emit: Callable[[GameReport], Awaitable[None]],
+    *,
+    shared_loop: bool,
+) -> None:
+    """Play ``jobs`` in turn in one slot, handing each report to ``emit``.
+
+    The one game-running loop away from the runner: a worker process's slot and a Dask
+    task (``tournaments.cluster.task``) both call it. The slot's engines are started on
+    first need, kept between games and closed when ``jobs`` ends.
+    """
+    async with Slot.open(setup, shared_loop=shared_loop) as slot:
+        async for job in jobs:
+            await emit(await slot.play(job))
+
+
+async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> None:
+    """The worker: read the setup, open the slots, play jobs until the input ends."""
+    reader = LineReader(stdin)
+    first = await reader.readline()
+    if first is None:
+        return
+    hello = json.loads(first)
+    setup = SlotSetup.from_json(hello["setup"])
+    count = int(hello["slots"])
+    write_lock = trio.Lock()
+
+    async def emit(message: dict[str, Any]) -> None:
+        async with write_lock:
+            await stdout.send_all(_encode(message))
+
+    channels = [trio.open_memory_channel[Job](math.inf) for _ in range(count)]
+
+    async def run_slot(index: int, jobs: trio.MemoryReceiveChannel[Job]) -> None:
+        async def report(played: GameReport) -> None:
+            await emit({"slot": index, "report": played.to_json()})
+
+        async with jobs:
+            await play_jobs(setup, jobs, report, shared_loop=count > 1)
+
+    async with trio.open_nursery() as nursery:
+        for index, (_, receive) in enumerate(channels):
+            nursery.start_soon(run_slot, index, receive)
+        await emit({"ready": True})
+        ready = cpu_times()
+        while (line := await reader.readline()) is not None:
+            message = json.loads(line)
+            channels[int(message["slot"])][0].send_nowait(Job.from_json(message["job"]))
+        nursery.cancel_scope.cancel()
+    end = cpu_times()
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        await emit({"cpu": [end[0] - ready[0], end[1] - ready[1]]})
+
+
+def cpu_times() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process, and of its children that ended."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+async def _worker_main() -> None:
+    stdin = trio.lowlevel.FdStream(os.dup(0))
+    stdout = trio.lowlevel.FdStream(os.dup(1))
+    async with trio.open_nursery() as nursery:
+
+        async def stop_on_signal() -> None:
+            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+                async for _ in signals:
+                    nursery.cancel_scope.cancel()
+
+        nursery.start_soon(stop_on_signal)
+        try:
+            await serve(stdin, stdout)
+        except Exception as exc:
+            # The runner shows this as one line: the first real error, not its group.
+            first: BaseException = exc
+            while isinstance(first, BaseExceptionGroup) and first.exceptions:
+                first = first.exceptions[0]
+            message = {"error": "".join(traceback.format_exception_only(first)).strip()}
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await stdout.send_all(_encode(message))
+            raise
+        finally:
+            nursery.cancel_scope.cancel()
+
+
+def main() -> int:
+    """``python -m tournaments.play.worker``: serve the runner on stdin/stdout."""
+    try:
+        trio.run(_worker_main)
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        # Already reported to the runner, which prints one line; a traceback on the
+        # shared terminal only with --debug (which sets REFEREE_DEBUG=1 for us).
+        if os.environ.get("REFEREE_DEBUG") == "1":
+            raise
+        return 1
+    return 0
+
+
+# --- the runner's side -------------------------------------------------------------------
+
+
+class _Worker:
+    def __init__(self, number: int, process: trio.Process, slots: int) -> None:
+        self.number = number
+        self.process = process
+        self.reader = LineReader(_stream(process.stdout))
+        self.stdin = _stream(process.stdin)
+        self.write_lock = trio.Lock()
+        self.ready = trio.Event()
+        self.done = trio.Event()
+        self.slots = slots
+        self.waiting: dict[int, trio.MemorySendChannel[GameReport | BaseException]] = {}
+        """Who waits for the report of each game number sent to this worker."""
+        self.failure: str | None = None
+        self.dead: WorkerError | None = None
+        self.cpu: tuple[float, float] = (0.0, 0.0)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.write_lock:
+            try:
+                await self.stdin.send_all(_encode(message))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                raise WorkerError(self.describe_failure()) from None
+
+    def describe_failure(self) -> str:
+        code = self.process.returncode
+        status = f"exit status {code}" if code is not None else "still running"
+        detail = f": {self.failure}" if self.failure else ""
+        return f"worker {self.number} stopped unexpectedly ({status}){detail}"
+
+    async def pump(self) -> None:
+        """Route the worker's messages to its slots until its output ends."""
+        while (line := await self.reader.readline()) is not None:
+            message = json.loads(line)
+            if message.get("ready"):
+                self.ready.set()
+            elif "report" in message:
+                report = GameReport.from_json(message["report"])
+                waiting = self.waiting.pop(report.number, None)
+                if waiting is not None:  # else its game was abandoned
+                    waiting.send_nowait(report)
+            elif "error" in message:
+                self.failure = str(message["error"])
+            elif "cpu" in message:
+                own, engines = message["cpu"]
+                self.cpu = (float(own), float(engines))
+        self.done.set()
+        with trio.move_on_after(1.0):
+            await self.process.wait()
+        error = WorkerError(self.describe_failure())
+        self.ready.set()
+        self.dead = error
+        for send in self.waiting.values():
+            with contextlib.suppress(trio.WouldBlock, trio.BrokenResourceError):
+                send.send_nowait(error)
+        self.waiting.clear()
+
+
+def _stream(stream: object) -> Any:
+    assert stream is not None  # opened with pipes
+    return stream
+
+
+class WorkerSlot:
+    """A game slot inside a worker process, used like a ``Slot``: ``await play(job)``.
+
+    ``depth`` callers may use one at once: the worker queues their jobs and plays them
+    in turn, so it starts its next game without waiting for the runner to read the
+    last report and send a new job (that round trip would leave it idle).
+    """
+
+    depth = 2
+
+    def __init__(self, worker: _Worker, index: int) -> None:
+        self._worker = worker
+        self._index = index
+
+    async def play(self, job: Job) -> GameReport:
+        """Have the worker play ``job`` (its report is matched by the game number).
+
+        :raises WorkerError: the worker died, or the game is already in play.
+        """
+        worker = self._worker
+        if worker.dead is not None:
+            raise worker.dead
+        if job.number in worker.waiting:
+            raise WorkerError(f"worker {worker.number}: game {job.number} is already in play")
+        send, receive = trio.open_memory_channel[GameReport | BaseException](1)
+        worker.waiting[job.number] = send
+        try:
+            await worker.send({"slot": self._index, "job": job.to_json()})
+            result = await receive.receive()
+        finally:
+            worker.waiting.pop(job.number, None)
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+
+async def _stop(process: trio.Process, stdin: trio.abc.SendStream) -> None:
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        await stdin.aclose()
+    with trio.move_on_after(STOP_GRACE):
+        await process.wait()
+    if process.returncode is None:
+        process.terminate()
+        with trio.move_on_after(2.0):
+            await process.wait()
+    if process.returncode is None:
+        process.kill()
+        await process.wait()
+
+
+def worker_command() -> list[str]:
+    """The command line of a worker process."""
+    return [sys.executable, "-m", "tournaments.play.worker"]
+
+
+def worker_environment() -> dict[str, str]:
+    """This environment, with this code's root first on ``PYTHONPATH`` so a worker runs
+    the very code of its runner (whatever the working directory and installation)."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)
+    paths = [root, *(p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p)]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    return env
+
+
+def split_slots(concurrency: int, workers: int) -> list[int]:
+    """Slots per worker: ``concurrency`` spread as evenly as possible."""
+    base, extra = divmod(concurrency, workers)
+    return [base + (1 if i < extra else 0) for i in range(workers) if base or i < extra]
+
+
+@contextlib.asynccontextmanager
+async def open_workers(
+    setup: SlotSetup, slots_per_worker: Sequence[int], cpu: list[float] | None = None
+) -> AsyncIterator[list[WorkerSlot]]:
+    """Start one worker per entry of ``slots_per_worker``; yield all their slots.
+
+    Every worker is stopped when the block ends (its input closed, then SIGTERM and
+    SIGKILL if it lingers). ``cpu``, if given, receives the workers' and their
+    engines' CPU seconds since they were ready (two numbers, summed over workers).
+
+    :raises WorkerError: a worker failed to start.
+    """
+    command = worker_command()
+    environment = worker_environment()
+    async with trio.open_nursery() as nursery:
+        workers: list[_Worker] = []
+        try:
+            for number, count in enumerate(slots_per_worker, start=1):
+                process = await trio.lowlevel.open_process(
+                    command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    process_group=0,
+                    env=environment,
+                )
+                worker = _Worker(number, process, count)
+                workers.append(worker)
+                nursery.start_soon(worker.pump)
+                await worker.send({"setup": setup.to_json(), "slots": count})
+            for worker in workers:
+                await worker.ready.wait()
+                if worker.process.returncode is not None:
+                    raise WorkerError(worker.describe_failure())
+            yield [WorkerSlot(w, i) for w in workers for i in range(w.slots)]
+        finally:
+            with trio.CancelScope(shield=True):
+                async with trio.open_nursery() as stoppers:
+                    for worker in workers:
+                        stoppers.start_soon(_stop, worker.process, worker.stdin)
+                # Let the readers take the workers' last words (their CPU times).
+                with trio.move_on_after(1.0):
+                    for worker in workers:
+                        await worker.done.wait()
+            nursery.cancel_scope.cancel()
+            if cpu is not None:
+                cpu[:] = [sum(w.cpu[0] for w in workers), sum(w.cpu[1] for w in workers)]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,377 @@
+"""The pure summary of a tournament: every number the tables show, from the game reports.
+
+``summarize(info, games)`` computes standings, the pairwise crosstable, ratings and
+the SPRT from the finished games (void ones ignored), in game-number order;
+``summary_json`` gives every number as JSON (``results.json``, with null for an
+infinite Elo or error bar). Nothing here formats text or does I/O: ``tournaments.results.tables``
+lays a ``Summary`` out as tables, ``tournaments.html.report`` as a page.
+
+Two-player events get cutechess-style numbers: each entrant's Elo against the field
+with its 95% error bar, nElo and LOS, then every pair's W-D-L, Elo and LOS, with the
+pentanomial counts and Elo where the games come in pairs (one opening with seats
+swapped) (``tournaments.results.elo``). Events of three or more seats get Plackett–Luce
+ratings (``tournaments.results.plackett_luce``). The SPRT (``tournaments.results.sprt``) runs on the
+first two entrants' games: pentanomial when paired, else W/D/L.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tournaments.results.elo import EloEstimate, Pentanomial, elo_pentanomial, elo_wdl
+from tournaments.results.game import GameReport
+from tournaments.results.plackett_luce import Rating, plackett_luce
+from tournaments.results.sprt import Sprt
+from tournaments.results.standings import (
+    Row,
+    crosstable,
+    has_game_points,
+    placement_points,
+    standings,
+)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class _EventConfig(Protocol):
+    @property
+    def event(self) -> str: ...
+
+
+class PlanLike(Protocol):
+    """What ``EventInfo.from_plan`` reads of a ``tournaments.event.plan.Plan``.
+
+    A protocol, so that the results layer does not import the event layer above it.
+    """
+
+    @property
+    def config(self) -> _EventConfig: ...
+    @property
+    def game(self) -> _Named: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def points_table(self) -> tuple[float, ...] | None: ...
+    @property
+    def sprt(self) -> Sprt | None: ...
+    @property
+    def games_per_encounter(self) -> int: ...
+    def total(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EventInfo:
+    """What the tables need besides the games; kept in the journal's first line."""
+
+    event: str
+    game: str
+    names: tuple[str, ...]
+    """Entrant names in config order."""
+    players: int
+    total: int
+    """Games scheduled (before any SPRT stop)."""
+    points_table: tuple[float, ...] | None = None
+    sprt: Sprt | None = None
+    paired: bool = False
+    """Games come in seat-swapped pairs per opening (two seats, even games per encounter)."""
+
+    @classmethod
+    def from_plan(cls, plan: PlanLike) -> EventInfo:
+        """The info of a plan."""
+        return cls(
+            event=plan.config.event,
+            game=plan.game.name,
+            names=plan.names,
+            players=plan.players,
+            total=plan.total(),
+            points_table=plan.points_table,
+            sprt=plan.sprt,
+            paired=plan.players == 2 and plan.games_per_encounter % 2 == 0,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        sprt = self.sprt
+        return {
+            "event": self.event,
+            "game": self.game,
+            "names": list(self.names),
+            "players": self.players,
+            "total": self.total,
+            "points_table": list(self.points_table) if self.points_table is not None else None,
+            "sprt": None
+            if sprt is None
+            else {
+                "elo0": sprt.elo0,
+                "elo1": sprt.elo1,
+                "alpha": sprt.alpha,
+                "beta": sprt.beta,
+                "model": sprt.model,
+            },
+            "paired": self.paired,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EventInfo:
+        """The inverse of ``to_json``."""
+        table = data.get("points_table")
+        sprt = data.get("sprt")
+        return cls(
+            event=str(data["event"]),
+            game=str(data["game"]),
+            names=tuple(str(n) for n in data["names"]),
+            players=int(data["players"]),
+            total=int(data["total"]),
+            points_table=tuple(float(v) for v in table) if table is not None else None,
+            sprt=Sprt(**sprt) if sprt is not None else None,
+            paired=bool(data.get("paired", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantElo:
+    """One entrant's Elo against the whole field (two seats)."""
+
+    name: str
+    elo: EloEstimate | None
+    games: int
+    score: float
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """The games of two entrants against each other (two seats), from ``a``'s side."""
+
+    a: str
+    b: str
+    wins: int
+    draws: int
+    losses: int
+    elo: EloEstimate | None
+    penta: Pentanomial | None
+    """Pair counts, when the games come in seat-swapped pairs."""
+    penta_elo: EloEstimate | None
+
+
+@dataclass(frozen=True, slots=True)
+class SprtStatus:
+    """The SPRT on the first two entrants' games."""
+
+    sprt: Sprt
+    llr: float
+    decision: str | None
+    pentanomial: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Everything the tables show."""
+
+    info: EventInfo
+    done: int
+    rows: tuple[Row, ...]
+    cross: Mapping[tuple[str, str], tuple[float, int]]
+    entrant_elo: tuple[EntrantElo, ...]
+    pairs: tuple[PairResult, ...]
+    ratings: tuple[Rating, ...]
+    sprt: SprtStatus | None
+    game_points: bool = False
+    """The game has in-game points (``standings.has_game_points``): show their sums."""
+
+    @property
+    def sprt_decision(self) -> str | None:
+        """``H0``/``H1`` if an SPRT decided, else None."""
+        return self.sprt.decision if self.sprt is not None else None
+
+
+def _pentanomial(a: str, b: str, games: Sequence[GameReport]) -> Pentanomial | None:
+    blocks: dict[int, list[GameReport]] = {}
+    for game in games:
+        blocks.setdefault(game.block, []).append(game)
+    points: list[float] = []
+    for block in blocks.values():
+        if len(block) != 2 or {block[0].seats, block[1].seats} != {(a, b), (b, a)}:
+            continue
+        total = 0.0
+        for game in block:
+            seat = game.seats.index(a)
+            total += placement_points(game.outcome.ranks)[seat]
+        points.append(total)
+    return Pentanomial.from_pair_points(points) if points else None
+
+
+def _wdl(name: str, games: Sequence[GameReport]) -> tuple[int, int, int]:
+    wins = draws = losses = 0
+    for game in games:
+        ranks = game.outcome.ranks
+        mine = ranks[game.seats.index(name)]
+        shared = ranks.count(mine) > 1
+        if mine == 1 and not shared:
+            wins += 1
+        elif mine == len(ranks) and not shared:
+            losses += 1
+        else:
+            draws += 1
+    return wins, draws, losses
+
+
+def summarize(info: EventInfo, games: Sequence[GameReport]) -> Summary:
+    """The tables of ``games`` (void games are ignored)."""
+    scored = [g for g in games if not g.void and len(g.outcome.ranks) == len(g.seats)]
+    scored.sort(key=lambda g: g.number)
+    rows = standings(((g.seats, g.outcome) for g in scored), info.names, info.points_table)
+    cross = crosstable((g.seats, g.outcome.ranks) for g in scored)
+    entrant_elo: list[EntrantElo] = []
+    pairs: list[PairResult] = []
+    if info.players == 2:
+        for row in rows:
+            entrant_elo.append(
+                EntrantElo(
+                    row.name,
+                    elo_wdl(row.wins, row.draws, row.losses),
+                    row.games,
+                    row.score,
+                    row.draws,
+                )
+            )
+        names = list(info.names)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                met = [g for g in scored if set(g.seats) == {a, b}]
+                if not met:
+                    continue
+                w, d, l_ = _wdl(a, met)
+                penta = _pentanomial(a, b, met) if info.paired else None
+                pairs.append(
+                    PairResult(
+                        a,
+                        b,
+                        w,
+                        d,
+                        l_,
+                        elo_wdl(w, d, l_),
+                        penta,
+                        elo_pentanomial(penta) if penta is not None else None,
+                    )
+                )
+    ratings = plackett_luce([(g.seats, g.outcome.ranks) for g in scored], info.names)
+    sprt_status: SprtStatus | None = None
+    if info.sprt is not None and len(info.names) == 2:
+        a, b = info.names
+        sprt = info.sprt
+        penta = _pentanomial(a, b, scored) if info.paired else None
+        if penta is not None:
+            llr = sprt.llr_pentanomial(penta)
+        else:
+            w, d, l_ = _wdl(a, scored)
+            llr = sprt.llr_wdl(w, d, l_)
+        decision = sprt.decision(llr) if scored else None
+        sprt_status = SprtStatus(sprt, llr, decision, penta is not None)
+    return Summary(
+        info,
+        len(scored),
+        tuple(rows),
+        cross,
+        tuple(entrant_elo),
+        tuple(pairs),
+        tuple(ratings),
+        sprt_status,
+        has_game_points(g.outcome for g in scored),
+    )
+
+
+# --- JSON --------------------------------------------------------------------------------
+
+
+def _estimate_json(elo: EloEstimate | None) -> dict[str, float | None] | None:
+    if elo is None:
+        return None
+    return {
+        "elo": _finite(elo.diff),
+        "error": _finite(elo.error),
+        "los": elo.los,
+        "nelo": _finite(elo.nelo),
+        "nelo_error": _finite(elo.nelo_error),
+        "score": elo.score,
+    }
+
+
+def _finite(value: float) -> float | None:
+    # JSON has no infinity: an infinite Elo (perfect score) or error bar (see
+    # ``report.error_bar``) is null; the score next to it tells which way.
+    return value if math.isfinite(value) else None
+
+
+def summary_json(summary: Summary) -> dict[str, Any]:
+    """Every number of the summary as a JSON-able dict."""
+    sprt = summary.sprt
+    return {
+        "event": summary.info.event,
+        "game": summary.info.game,
+        "games": summary.done,
+        "total": summary.info.total,
+        "standings": [
+            {
+                "rank": place,
+                "name": row.name,
+                "games": row.games,
+                "points": row.points,
+                "score": row.score,
+                "wins": row.wins,
+                "draws": row.draws,
+                "losses": row.losses,
+                "placements": {str(k): v for k, v in sorted(row.placements.items())},
+                "game_points": row.game_points if summary.game_points else None,
+                "forfeits": dict(sorted(row.forfeits.items())),
+            }
+            for place, row in enumerate(summary.rows, start=1)
+        ],
+        "crosstable": [
+            {"entrant": a, "opponent": b, "points": points, "games": games}
+            for (a, b), (points, games) in sorted(summary.cross.items())
+        ],
+        "elo": [
+            {"name": e.name, "games": e.games, "score": e.score, **(_estimate_json(e.elo) or {})}
+            for e in summary.entrant_elo
+        ],
+        "pairs": [
+            {
+                "a": p.a,
+                "b": p.b,
+                "wins": p.wins,
+                "draws": p.draws,
+                "losses": p.losses,
+                "elo": _estimate_json(p.elo),
+                "pentanomial": list(p.penta.counts) if p.penta is not None else None,
+                "elo_pentanomial": _estimate_json(p.penta_elo),
+            }
+            for p in summary.pairs
+        ],
+        "ratings": [
+            {"name": r.name, "rating": _finite(r.rating), "error": _finite(r.error)}
+            for r in summary.ratings
+        ],
+        "sprt": None
+        if sprt is None
+        else {
+            "elo0": sprt.sprt.elo0,
+            "elo1": sprt.sprt.elo1,
+            "alpha": sprt.sprt.alpha,
+            "beta": sprt.sprt.beta,
+            "model": sprt.sprt.model,
+            "llr": sprt.llr,
+            "lower": sprt.sprt.lower,
+            "upper": sprt.sprt.upper,
+            "decision": sprt.decision,
+            "pentanomial": sprt.pentanomial,
+        },
+    }
