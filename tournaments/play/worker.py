@@ -312,7 +312,7 @@ def worker_environment() -> dict[str, str]:
     """This environment, with this code's root first on ``PYTHONPATH`` so a worker runs
     the very code of its runner (whatever the working directory and installation)."""
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # tournaments/play/worker.py -> the root
     paths = [root, *(p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p)]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     return env
