@@ -187,7 +187,7 @@ def test_every_command_has_a_case() -> None:
 
 def test_the_console_script_is_main() -> None:
     scripts = importlib.metadata.entry_points(group="console_scripts")
-    assert [e.value for e in scripts if e.name == "referee"] == ["tournaments.cli.app:main"]
+    assert [e.value for e in scripts if e.name == "referee"] == ["tournaments.cli:main"]
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """``python -m tournaments`` is the ``referee`` command."""
 
-from tournaments.cli.app import main
+from tournaments.cli import main
 
 main()
