@@ -1,7 +1,9 @@
 """The tournament runner: ``run.run_tournament`` drives an event to its end.
 
-It chooses where games are played (``tournaments.play`` slots and worker processes, or
-``tournaments.cluster``), journals each finished game, keeps ``results.json`` current,
-stops on an SPRT decision and resumes an interrupted event. The one place where an
-event's I/O is orchestrated.
+``run`` is the loop: it opens the journal, chooses where games are played (``slots``:
+``tournaments.play`` slots and worker processes, or ``tournaments.cluster``), feeds the
+``phases`` (all fixtures, or Swiss rounds paired from the results so far), records each
+finished game (``records``: the journal in synced groups and ``results.json``), keeps the
+running points and SPRT counts (``tally``) and stops on an SPRT decision. The one place
+where an event's I/O is orchestrated.
 """

@@ -1,0 +1,98 @@
+"""Recording finished games: the journal in synced groups (``Recorder``) and
+``results.json`` (``ResultsFile``)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+
+from tournaments.play.journal import Journal, write_atomic, write_failed
+from tournaments.results.game import GameReport
+from tournaments.results.summary import EventInfo, summarize
+from tournaments.results.tables import render
+
+
+class ResultsFile:
+    """``results.json``: rewritten from the journal on demand, at most every so often."""
+
+    def __init__(self, path: Path, info: EventInfo, journal: Journal) -> None:
+        self.path = path
+        self.info = info
+        self.journal = journal
+        self.last = -math.inf
+        self.cost = 0.0
+
+    def write(self, every: float = 0.0) -> None:
+        """Rewrite the file if ``every`` seconds have passed since the last time, and
+        ten times what the last rewrite took (so a huge tournament is not slowed)."""
+        now = time.monotonic()
+        if now - self.last < max(every, 10 * self.cost if every else 0.0):
+            return
+        summary = summarize(self.info, list(self.journal.finished.values()))
+        try:
+            write_atomic(self.path, render(summary, "json"))
+        except OSError as exc:  # a full disk: stop cleanly, the journal holds the games
+            raise write_failed(self.path, exc) from None
+        self.last = time.monotonic()
+        self.cost = self.last - now
+
+
+class Recorder:
+    """Journals game reports off the game slots' path, syncing them in groups.
+
+    ``submit`` never blocks a slot: reports queue up, and one task writes whatever
+    has queued with a single ``fsync`` (group commit; in a thread when games share
+    this loop), then
+    counts them (``Journal.note``) and calls ``after`` for each. A game is finished
+    once its group is synced, exactly as when each game is synced alone; at high
+    game rates the disk's sync latency is paid once per group instead of per game.
+    """
+
+    def __init__(
+        self, journal: Journal, after: Callable[[GameReport], None], *, in_thread: bool
+    ) -> None:
+        self.journal = journal
+        self.after = after
+        self.in_thread = in_thread
+        self.send, self.receive = trio.open_memory_channel[GameReport](math.inf)
+        self.submitted = 0
+        self.recorded = 0
+        self.progress = trio.Event()
+
+    def submit(self, report: GameReport) -> None:
+        self.submitted += 1
+        self.send.send_nowait(report)
+
+    async def run(self) -> None:
+        async with self.receive:
+            async for report in self.receive:
+                batch = [report]
+                while True:
+                    try:
+                        batch.append(self.receive.receive_nowait())
+                    except trio.WouldBlock:
+                        break
+                if self.in_thread:
+                    await trio.to_thread.run_sync(self.journal.write_batch, batch)
+                else:  # no game waits on this loop: a thread hop would only cost
+                    self.journal.write_batch(batch)
+                for item in batch:
+                    self.journal.note([item])
+                    self.recorded += 1
+                    self.after(item)
+                self.progress.set()
+                self.progress = trio.Event()
+
+    async def flush(self) -> None:
+        """Wait until every submitted report is recorded."""
+        while self.recorded < self.submitted:
+            await self.progress.wait()
+
+    async def close(self) -> None:
+        """Record what is queued, then end ``run``."""
+        await self.flush()
+        self.send.close()

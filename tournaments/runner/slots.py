@@ -1,0 +1,129 @@
+"""Where a run's games are played: game slots here or in worker processes, or a cluster.
+
+``open_games`` gives ``run_tournament`` one ``PlayAll`` whichever it is; ``play_all``
+hands jobs to slots as they come free and plays a void game again, up to
+``VOID_ATTEMPTS`` times.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+import trio
+
+from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.plan import Plan
+from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
+from tournaments.play.fdlimit import ensure_open_files, files_needed
+from tournaments.play.slot import PlayerFactory, Slot, default_cache_size
+from tournaments.play.worker import open_workers, split_slots
+from tournaments.results.game import GameReport
+
+
+class GameSlot(Protocol):
+    """A slot in this loop or in a worker process."""
+
+    async def play(self, job: Job) -> GameReport: ...
+
+
+def default_workers(concurrency: int) -> int:
+    """Worker processes for ``concurrency`` games: none for one game, else one per core."""
+    if concurrency <= 1:
+        return 0
+    return min(concurrency, os.cpu_count() or 1)
+
+
+@contextlib.asynccontextmanager
+async def open_slots(
+    setup: SlotSetup,
+    concurrency: int,
+    workers: int,
+    factory: PlayerFactory | None = None,
+    cpu: list[float] | None = None,
+) -> AsyncIterator[Sequence[GameSlot]]:
+    """``concurrency`` game slots: here (``workers == 0``) or in worker processes
+    (whose CPU seconds, theirs and their engines', go to ``cpu``).
+
+    :raises OpenFilesError: the open-file hard limit is too low for ``concurrency``
+        (checked before any engine starts; worker processes inherit the raised limit).
+    """
+    ensure_open_files(files_needed(concurrency, default_cache_size(setup)))
+    if workers > 0:
+        if factory is not None:
+            raise ValueError("in-process players need workers=0")
+        async with open_workers(setup, split_slots(concurrency, workers), cpu) as slots:
+            yield slots
+        return
+    async with contextlib.AsyncExitStack() as stack:
+        local = [
+            await stack.enter_async_context(
+                Slot.open(setup, factory=factory, shared_loop=concurrency > 1)
+            )
+            for _ in range(concurrency)
+        ]
+        yield local
+
+
+PlayAll = Callable[[Sequence[Job], Callable[[GameReport], None]], Awaitable[None]]
+"""Plays jobs, handing each report to the callback (void ones too)."""
+
+
+@contextlib.asynccontextmanager
+async def open_games(
+    plan: Plan,
+    out: Path,
+    concurrency: int,
+    workers: int,
+    factory: PlayerFactory | None,
+    cpu: list[float],
+) -> AsyncIterator[PlayAll]:
+    """Where this run's games are played: on the Dask cluster of ``[cluster] address``
+    (``tournaments.cluster.client``), else in ``open_slots``."""
+    if plan.config.cluster.address is not None:
+        if factory is not None:
+            raise ValueError("in-process players cannot play on a cluster")
+        from tournaments.cluster.client import open_cluster  # imports Dask: only when asked for
+
+        async with open_cluster(plan.config.cluster, plan, out) as games:
+            yield games.play_all
+        return
+    async with open_slots(plan.slot_setup(out), concurrency, workers, factory, cpu) as slots:
+        yield functools.partial(play_all, slots)
+
+
+async def play_all(
+    slots: Sequence[GameSlot], jobs: Sequence[Job], submit: Callable[[GameReport], None]
+) -> None:
+    """Play ``jobs`` on the slots (each slot takes the next job when free; a slot with
+    a ``depth`` of 2 holds a second job in its queue)."""
+    if not jobs:
+        return
+    send, receive = trio.open_memory_channel[Job](0)
+
+    async def drive(slot: GameSlot, queue: trio.MemoryReceiveChannel[Job]) -> None:
+        async with queue:
+            async for job in queue:
+                for _attempt in range(VOID_ATTEMPTS):
+                    report = await slot.play(job)
+                    submit(report)
+                    if not report.void:
+                        break
+                else:
+                    raise TournamentError(
+                        f"game {job.number} was void {VOID_ATTEMPTS} times "
+                        f"({report.outcome.reason}); fix the engine and resume"
+                    )
+
+    async with trio.open_nursery() as nursery:
+        for slot in slots:
+            for _ in range(getattr(slot, "depth", 1)):
+                nursery.start_soon(drive, slot, receive.clone())
+        receive.close()
+        async with send:
+            for job in jobs:
+                await send.send(job)
