@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from referee.registry import GAMES
+from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.config import ConfigError, load_config, parse_config
+from tournaments.event.jobs import SlotSetup
 from tournaments.event.plan import Plan
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "examples"
@@ -66,6 +69,18 @@ def test_minimal_config_defaults(tmp_path: Path) -> None:
         (cfg('format = "knockout"\n'), "config.toml: format: input should be"),
         (cfg('tc = "fast"\n'), "config.toml: tc: bad time control 'fast'"),
         (cfg(tables="[openings]\nplies = -1\n"), "config.toml: openings.plies: input should be"),
+        (
+            cfg(tables="[adjudication]\nresign = { movecount = 0, share = 50 }\n"),
+            "config.toml: adjudication.resign.movecount: input should be greater",
+        ),
+        (
+            cfg(tables="[adjudication]\ndraw = { movenumber = 4, movecount = 2 }\n"),
+            "config.toml: adjudication.draw.spread: field required",
+        ),
+        (
+            BASE.replace('command = "greedy"', 'command = "greedy"\nnodes = 0'),
+            "config.toml: entrants[1].nodes: input should be greater than or equal to 1",
+        ),
         (cfg(tables="[sprt]\nelo0 = 0\n"), "config.toml: sprt.elo1: field required"),
         (BASE.replace('"trike"', '"chess"'), "config.toml: game: unknown game 'chess'"),
         (cfg("options = { size = 99 }\n"), "config.toml: options: option size=99"),
@@ -95,6 +110,19 @@ def test_errors_name_the_key(tmp_path: Path, text: str, expected: str) -> None:
     message = _error(tmp_path, text)
     assert message.startswith(str(tmp_path)), message
     assert expected in message, message
+
+
+def test_node_limits_and_score_adjudication_reach_the_game_slots(tmp_path: Path) -> None:
+    text = BASE.replace('command = "greedy"', 'command = "greedy"\nnodes = 800\ndepth = 9')
+    text += "[adjudication]\nmax_plies = 300\nresign = { movecount = 3, share = 50 }\n"
+    text += "draw = { movenumber = 40, movecount = 4, spread = 20 }\n"
+    plan = _load(tmp_path, text)
+    assert [(s.nodes, s.depth) for s in plan.entrants] == [(None, None), (800, 9)]
+    setup = plan.slot_setup(None)
+    assert setup.adjudication == ScoreRules(ResignRule(3, 50), DrawRule(40, 4, 20))
+    again = SlotSetup.from_json(json.loads(json.dumps(setup.to_json())))
+    assert again == setup
+    assert _load(tmp_path, BASE).slot_setup(None).adjudication is None
 
 
 def test_option_values_and_relative_paths(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -25,12 +26,14 @@ from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
 from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
+from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.cli.report import report_command, write_adjudication_page
 from tournaments.cli.show import show_command
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament import standings_command, tournament_command
 from tournaments.event.engines import check_runnable, resolve_engine, unique_names
 from tournaments.play.check_engine import check_engine
+from tournaments.play.features import check_features_now
 from tournaments.play.match_runner import FinishedGame, MatchPlan, play_match
 from tournaments.results.standings import has_game_points, standings, standings_table
 
@@ -161,15 +164,36 @@ def play_command(
     out: Annotated[Path | None, typer.Option("--out", help="Append records to this .tgn.")] = None,
     max_plies: Annotated[int, typer.Option("--max-plies", min=1)] = DEFAULT_MAX_PLIES,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
+    nodes: Annotated[
+        int | None, typer.Option("--nodes", min=1, help="Node limit per move (go nodes N).")
+    ] = None,
+    depth: Annotated[
+        int | None, typer.Option("--depth", min=1, help="Depth limit per move (go depth D).")
+    ] = None,
+    resign: Annotated[
+        str | None,
+        typer.Option("--resign", help="Score adjudication: movecount=M,share=S (thousandths)."),
+    ] = None,
+    draw: Annotated[
+        str | None,
+        typer.Option("--draw", help="Score adjudication: movenumber=K,movecount=M,spread=S."),
+    ] = None,
 ) -> None:
     """Play GAMES games between the engines, seats rotated each game; print standings."""
     game = _game(game_name, option)
     specs = unique_names([resolve_engine(text) for text in engine])
+    if nodes is not None or depth is not None:
+        specs = [replace(spec, nodes=nodes, depth=depth) for spec in specs]
     for spec in specs:
         check_runnable(spec)
     game.check_players(len(specs))
+    rules = ScoreRules(
+        None if resign is None else ResignRule.parse(resign),
+        None if draw is None else DrawRule.parse(draw),
+    )
     if out is not None:
         _check_appendable(out)
+    check_features_now(specs)
     plan = MatchPlan(
         game=game,
         entrants=tuple(specs),
@@ -178,6 +202,7 @@ def play_command(
         seed=seed,
         out=out,
         max_plies=max_plies,
+        adjudication=rules or None,
     )
 
     done_games: list[FinishedGame] = []

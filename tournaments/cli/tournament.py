@@ -27,6 +27,7 @@ from tournaments.event.config import (
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
 from tournaments.play.event_dir import read_event
+from tournaments.play.features import check_features_now
 from tournaments.play.journal import GAMES, read_journal
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
@@ -194,6 +195,8 @@ def tournament_command(
     if directory is None:
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
     plan = Plan.from_config(cfg, source)
+    if cfg.cluster.address is None:  # a cluster's workers run their own engines
+        check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
     if cfg.concurrency > 1 and cfg.workers is None and cfg.cluster.address is None:
         cores = os.cpu_count() or 1
         if cfg.concurrency > cores:

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from referee.match import DEFAULT_MAX_PLIES
+from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.cluster_settings import ClusterConfig
 
 OptionValue = str | int | float | bool
@@ -66,6 +67,11 @@ class EntrantConfig(_Model):
     max_cpu_seconds: int | None = Field(default=None, ge=1)
     """CPU-time limit of the engine process in seconds (``RLIMIT_CPU``), over its whole
     life (an engine is reused across games): over it, it is killed and loses by crash."""
+    nodes: int | None = Field(default=None, ge=1)
+    """A node limit sent with every ``go`` (``go nodes N``, fastchess's ``nodes=``); the
+    engine must declare ``feature nodes`` or the event is refused before its first game."""
+    depth: int | None = Field(default=None, ge=1)
+    """A depth limit sent with every ``go`` (``go depth D``); needs ``feature depth``."""
 
     @field_validator("name")
     @classmethod
@@ -93,11 +99,45 @@ class OpeningsConfig(_Model):
     """Book order: in file order, or shuffled by the tournament seed."""
 
 
+class ResignConfig(_Model):
+    """Score adjudication by resignation (cutechess ``-resign``)."""
+
+    movecount: int = Field(ge=1)
+    """Consecutive turns of every engine at the table."""
+    share: int = Field(ge=0, le=999)
+    """The losing seat's share in every engine's score is at most this, in thousandths."""
+
+
+class DrawConfig(_Model):
+    """Score adjudication by draw (cutechess ``-draw``)."""
+
+    movenumber: int = Field(ge=0)
+    """Not before this many plies."""
+    movecount: int = Field(ge=1)
+    """Consecutive turns of every engine at the table."""
+    spread: int = Field(ge=0, le=1000)
+    """Every share of every score is within this of an equal split, in thousandths."""
+
+
 class AdjudicationConfig(_Model):
     """When the referee ends a game itself."""
 
     max_plies: int = Field(default=DEFAULT_MAX_PLIES, ge=1)
     """Move limit; the game is then scored by the game's own ``score_unfinished``."""
+    resign: ResignConfig | None = None
+    """End a game the engines' scores agree is lost for one seat (``referee.score_rules``)."""
+    draw: DrawConfig | None = None
+    """End a game the engines' scores agree is even."""
+
+    def score_rules(self) -> ScoreRules | None:
+        """The score rules of this table, or None when neither rule is set."""
+        rules = ScoreRules(
+            None if self.resign is None else ResignRule(self.resign.movecount, self.resign.share),
+            None
+            if self.draw is None
+            else DrawRule(self.draw.movenumber, self.draw.movecount, self.draw.spread),
+        )
+        return rules or None
 
 
 class SprtConfig(_Model):

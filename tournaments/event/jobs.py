@@ -13,6 +13,7 @@ from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.registry import make_game
+from referee.score_rules import ScoreRules
 
 AnyGame = Game[Any, Any]
 
@@ -69,6 +70,8 @@ class SlotSetup:
     entrants: tuple[EngineSpec, ...]
     tc: TimeControl
     max_plies: int
+    adjudication: ScoreRules | None
+    """Score adjudication (``referee.score_rules``), or None."""
     start_timeout: float
     event: str
     out: str | None
@@ -96,6 +99,8 @@ class SlotSetup:
                     "options": [list(pair) for pair in e.options],
                     "max_memory_mb": e.max_memory_mb,
                     "max_cpu_seconds": e.max_cpu_seconds,
+                    "nodes": e.nodes,
+                    "depth": e.depth,
                 }
                 for e in self.entrants
             ],
@@ -106,6 +111,7 @@ class SlotSetup:
                 "margin": tc.margin,
             },
             "max_plies": self.max_plies,
+            "adjudication": self.adjudication.tag_text() if self.adjudication else None,
             "start_timeout": self.start_timeout,
             "event": self.event,
             "out": self.out,
@@ -129,6 +135,8 @@ class SlotSetup:
                     options=tuple((str(k), str(v)) for k, v in e["options"]),
                     max_memory_mb=e.get("max_memory_mb"),
                     max_cpu_seconds=e.get("max_cpu_seconds"),
+                    nodes=e.get("nodes"),
+                    depth=e.get("depth"),
                 )
                 for e in data["entrants"]
             ),
@@ -139,6 +147,9 @@ class SlotSetup:
                 margin=tc["margin"],
             ),
             max_plies=int(data["max_plies"]),
+            adjudication=(
+                ScoreRules.from_tag(data["adjudication"]) if data.get("adjudication") else None
+            ),
             start_timeout=float(data["start_timeout"]),
             event=data["event"],
             out=data["out"],

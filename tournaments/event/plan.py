@@ -58,6 +58,8 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
                 options=tuple(option_texts(entrant.options).items()),
                 max_memory_mb=entrant.max_memory_mb,
                 max_cpu_seconds=entrant.max_cpu_seconds,
+                nodes=entrant.nodes,
+                depth=entrant.depth,
             )
         )
         if not _remote(config):  # a cluster's workers have their own engine paths
@@ -278,6 +280,7 @@ class Plan:
             entrants=self.entrants,
             tc=self.tc,
             max_plies=config.adjudication.max_plies,
+            adjudication=config.adjudication.score_rules(),
             start_timeout=config.start_timeout,
             event=config.event,
             out=str(out) if out is not None else None,

@@ -18,9 +18,11 @@ from typing import Any
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Game
-from referee.match import DEFAULT_MAX_PLIES, GameResult, PlayedMove, play_game
+from referee.match import DEFAULT_MAX_PLIES, GameResult, play_game
 from referee.players import EnginePlayer, Player
-from referee.record import GameRecord, MoveEntry, append_record, build_record
+from referee.record import GameRecord, MoveEntry, append_record, build_record, timing_comment
+from referee.score_rules import TAG as ADJUDICATION_TAG
+from referee.score_rules import ScoreRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,8 @@ class MatchPlan:
     event: str = "referee match"
     max_plies: int = DEFAULT_MAX_PLIES
     start_timeout: float = 10.0
+    adjudication: ScoreRules | None = None
+    """Score adjudication (``--resign``/``--draw``), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +59,6 @@ def seat_order(entrants: int, index: int) -> tuple[int, ...]:
     return tuple((index + seat) % entrants for seat in range(entrants))
 
 
-def _comment(move: PlayedMove) -> str:
-    text = f"{move.elapsed:.3f}s"
-    if move.remaining is not None:
-        text += f" {move.remaining:.3f}s"
-    return text
-
-
 def make_record(
     plan: MatchPlan, index: int, names: Sequence[str], result: GameResult
 ) -> GameRecord:
@@ -73,7 +70,11 @@ def make_record(
         ("TimeControl", plan.tc.tag()),
         ("Seed", str(plan.seed + index)),
     ]
-    moves = [MoveEntry(m.text, _comment(m)) for m in result.moves]
+    if plan.adjudication:
+        tags.append((ADJUDICATION_TAG, plan.adjudication.tag_text()))
+    moves = [
+        MoveEntry(m.text, timing_comment(m.elapsed, m.remaining, m.search)) for m in result.moves
+    ]
     return build_record(plan.game, list(names), moves, result.outcome, tags, start=result.start)
 
 
@@ -106,6 +107,7 @@ async def play_match(
                 plan.tc,
                 seed=plan.seed + index,
                 max_plies=plan.max_plies,
+                adjudication=plan.adjudication,
             )
             record = make_record(plan, index, seat_names, result)
             if plan.out is not None:

@@ -31,6 +31,7 @@ from referee.core import Outcome, Termination
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player
 from referee.record import MoveEntry, build_record, format_record, timing_comment
+from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.results.game import GameReport
 
@@ -174,6 +175,7 @@ class Slot:
             seed=job.seed,
             start=job.start,
             max_plies=self.setup.max_plies,
+            adjudication=self.setup.adjudication,
         )
         names = tuple(self.setup.entrants[i].name for i in job.table)
         record = self._record(job, names, result)
@@ -209,7 +211,12 @@ class Slot:
         ]
         if job.opening:
             tags.append(("Opening", " ".join(job.opening)))
-        moves = [MoveEntry(m.text, timing_comment(m.elapsed, m.remaining)) for m in result.moves]
+        if setup.adjudication:
+            tags.append((ADJUDICATION_TAG, setup.adjudication.tag_text()))
+        moves = [
+            MoveEntry(m.text, timing_comment(m.elapsed, m.remaining, m.search))
+            for m in result.moves
+        ]
         record = build_record(self.game, list(names), moves, result.outcome, tags, start=job.start)
         return format_record(record)
 

@@ -1,0 +1,157 @@
+"""``referee play``/``tournament`` with engines that report search info (real processes):
+node limits and their feature, garbage info items, score adjudication confirmed by
+``referee adjudicate`` and a hand-edited ``s=`` disputed by it."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.record_parse import read_records
+from referee.score_rules import TAG
+from tests.matches import run_referee
+
+ROOT = Path(__file__).resolve().parents[2]
+THINKER = "tests/engines/trike_thinker.sh"
+SCORED = f"{sys.executable} tests/engines/scored_engine.py"
+
+
+def scored(name: str, *script: str) -> str:
+    return f"{name}={SCORED} " + " ".join(f"--score {item}" for item in script)
+
+
+def adjudicate(path: Path) -> tuple[int, list[dict[str, object]]]:
+    done = run_referee("adjudicate", str(path), "--json")
+    return done.returncode, [json.loads(line) for line in done.stdout.splitlines() if line]
+
+
+def test_nodes_with_an_engine_that_does_not_declare_them_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "games.tgn"
+    done = run_referee(
+        "play", "trike", "-e", THINKER, "-e", "random", "--nodes", "50", "--out", str(out)
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "referee: error: engine 'random' does not declare 'feature nodes' in its handshake:"
+        " it cannot play with a node limit"
+    )
+    assert "Game 1" not in done.stdout
+    assert not out.exists() or out.read_text() == ""
+
+
+def test_a_shell_engine_with_structured_info_and_node_limits_plays(tmp_path: Path) -> None:
+    out = tmp_path / "games.tgn"
+    done = run_referee(
+        "play", "trike", "-e", THINKER, "-e", f"garbage={THINKER} garbage",
+        "--nodes", "50", "--depth", "2", "--games", "2", "--out", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = list(read_records(out))
+    assert all(r.termination.value == "rules" for r in records)
+    for record in records:
+        notes = [move.note for move in record.moves]
+        assert all(note.depth == 1 and note.nodes and note.score for note in notes)
+    code, verdicts = adjudicate(out)
+    assert code == 0 and {v["verdict"] for v in verdicts} == {"confirmed"}
+
+
+def test_tournament_nodes_per_entrant_and_garbage_noted_in_transcripts(tmp_path: Path) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text(
+        f"""
+game = "trike"
+tc = "10+0.1"
+rounds = 1
+
+[[entrants]]
+name = "clean"
+command = "{ROOT / THINKER}"
+nodes = 400
+
+[[entrants]]
+name = "garbage"
+command = "{ROOT / THINKER} garbage"
+nodes = 100
+depth = 3
+"""
+    )
+    done = run_referee("tournament", str(config), "--out", str(tmp_path / "ev"))
+    assert done.returncode == 0, done.stderr
+    logs = "\n".join(p.read_text() for p in sorted((tmp_path / "ev" / "logs").glob("*")))
+    assert "> go nodes 400 time" in logs and "> go nodes 100 depth 3 time" in logs
+    assert "# info item 'score 600,300' kept as text: shares sum to 900, not 1000" in logs
+    games = list(read_records(tmp_path / "ev" / "games.tgn"))
+    assert len(games) == 2 and all(g.termination.value == "rules" for g in games)
+    # An entrant with a node limit that cannot honour it: refused before any game.
+    config.write_text(config.read_text().replace(f"{ROOT / THINKER} garbage", "random"))
+    refused = run_referee("tournament", str(config), "--out", str(tmp_path / "ev2"))
+    assert refused.returncode == 2
+    assert "does not declare 'feature nodes'" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "ev2" / "games.tgn").exists()
+
+
+def _edit_last_score(path: Path, new: str) -> None:
+    text = path.read_text()
+    spots = list(re.finditer(r"s=[0-9,win]+\}", text))
+    last = spots[-1]
+    path.write_text(text[: last.start()] + f"s={new}}}" + text[last.end() :])
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "extra", "scripts", "ending"),
+    [
+        (
+            "trike", 2, ["--resign", "movecount=2,share=50"],
+            [("0:500,500", "4:960,40")] * 2, ("1-0", "Culprit", "seat 2 is lost"),
+        ),
+        (
+            "triablo", 3, ["--resign", "movecount=2,share=50"],
+            [("0:334,333,333", "3:500,480,20")] * 3, ("1/2-1/2-0", "Culprit", "seat 3 is lost"),
+        ),
+        (
+            "trike", 2, ["--draw", "movenumber=10,movecount=3,spread=20"],
+            [("0:510,490",)] * 2, ("1/2-1/2", None, "even game"),
+        ),
+        (
+            "tricolor", 3, ["--draw", "movenumber=9,movecount=2,spread=10"],
+            [("0:340,330,330",)] * 3, ("1/3-1/3-1/3", None, "even game"),
+        ),
+    ],
+)  # fmt: skip
+def test_score_adjudication_ends_real_games_and_adjudicate_confirms_it(
+    tmp_path: Path,
+    game: str,
+    players: int,
+    extra: list[str],
+    scripts: list[tuple[str, ...]],
+    ending: tuple[str, str | None, str],
+) -> None:
+    out = tmp_path / "games.tgn"
+    engines = [arg for i, s in enumerate(scripts) for arg in ("-e", scored(f"e{i + 1}", *s))]
+    done = run_referee("play", game, *engines, *extra, "--games", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "(adjudication, " in done.stdout
+    (record,) = read_records(out)
+    result, culprit, reason = ending
+    assert record.result == result and record.termination.value == "adjudication"
+    assert (record.tag("Culprit") is not None) == (culprit is not None)
+    assert reason in (record.tag("Reason") or "")
+    assert record.tag(TAG) == extra[1].join(["resign " if "resign" in extra[0] else "draw ", ""])
+    assert len(record.moves) < 30  # ended early, by the rule
+    code, verdicts = adjudicate(out)
+    assert code == 0 and verdicts[0]["verdict"] == "confirmed"
+    # A hand-edited last score no longer justifies the adjudication: disputed.
+    spoiler = "1000" + ",0" * (players - 1)  # far from even, and nobody but seat 1 lost
+    if culprit is not None:
+        spoiler = "500,500" if players == 2 else "334,333,333"
+    _edit_last_score(out, spoiler)
+    code, verdicts = adjudicate(out)
+    assert code == 1 and verdicts[0]["verdict"] == "wrong-result"
+    assert "do not justify" in str(verdicts[0]["reason"])
