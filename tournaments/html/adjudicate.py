@@ -8,8 +8,11 @@ Each disputed game shows the board where the dispute is:
 * ``invalid-record``: no position exists; the reason only.
 
 Confirmed games get a line each and no picture (nothing is in dispute), which keeps
-the page small for large files. The verdicts come from ``referee.adjudicate``; the
-positions are replayed here the same way (``tournaments.html.replay.replay``).
+the page small for large files. Every game whose moves carry the engines' scores
+(``s=`` items) also gets its evaluation chart and its moves with ``d=``/``n=``/``s=``:
+under the board for a dispute, in a closed "Evaluations" entry for a confirmed game.
+The verdicts come from ``referee.adjudicate``; the positions are replayed here the
+same way (``tournaments.html.replay.replay``).
 """
 
 from __future__ import annotations
@@ -22,12 +25,26 @@ from referee.adjudicate import Verdict, VerdictKind
 from referee.errors import RulesError
 from referee.pictures import LastMove
 from referee.record import GameRecord
+from tournaments.html.evaluation import evaluation_chart, movers_of, moves_with_search
 from tournaments.html.page import esc, page, table
 from tournaments.html.replay import Picture, replay, svg_picture
 
 
+def _movers(record: GameRecord) -> list[int | None]:
+    """The seat to move before each ply, as far as the record replays."""
+    try:
+        return movers_of(replay(record).states)
+    except RulesError:
+        return []
+
+
+def _has_scores(record: GameRecord) -> bool:
+    return any(move.note.score is not None for move in record.moves)
+
+
 def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> str:
-    """The picture at the dispute, with a caption; empty when there is no position."""
+    """The picture at the dispute, with a caption, and the evaluation chart under it;
+    empty when there is no position."""
     upto = None if verdict.ply is None else verdict.ply - 1
     try:
         replayed = replay(record, upto)
@@ -63,7 +80,10 @@ def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> 
             f"The final position. Claimed result <b>{esc(verdict.claimed)}</b>, "
             f"correct result <b>{esc(verdict.correct)}</b>."
         )
-    return f'<figure><div class="board">{art}</div><figcaption>{caption}</figcaption></figure>'
+    chart = evaluation_chart(record, _movers(record)) if _has_scores(record) else ""
+    return (
+        f'<figure><div class="board">{art}</div><figcaption>{caption}</figcaption></figure>{chart}'
+    )
 
 
 def build_adjudication_page(
@@ -83,11 +103,21 @@ def build_adjudication_page(
     disputed = sum(1 for v in verdicts if not v.confirmed)
     rows: list[list[object]] = []
     sections: list[str] = []
+    evaluations: list[str] = []
     for index, (record, verdict) in enumerate(zip(records, verdicts, strict=True), start=1):
         seats = " vs ".join(record.seats)
         where = "" if verdict.ply is None else f"ply {verdict.ply}"
         rows.append([index, seats, verdict.verdict.value, where, verdict.reason])
+        scored = _has_scores(record)
         if verdict.confirmed:
+            if scored:
+                evaluations.append(
+                    f'<details class="game" id="eval-{index}"><summary>Game {index}: '
+                    f"{esc(seats)} · <b>{esc(record.result)}</b> · "
+                    f"{esc(record.termination.value)}</summary>"
+                    f"{evaluation_chart(record, _movers(record))}"
+                    f"{moves_with_search(record)}</details>"
+                )
             continue
         tags = table(["Tag", "Value"], record.tags, css_class="tags", text_columns=(0, 1))
         seat = f", seat {verdict.seat}" if verdict.seat is not None else ""
@@ -97,7 +127,8 @@ def build_adjudication_page(
             f"<h3>Game {index}: {esc(seats)}: "
             f'<span class="bad">{esc(verdict.verdict.value)}</span>'
             f"{' at ' + esc(where) if where else ''}{seat}{move}</h3>"
-            f"<p>{esc(verdict.reason)}</p>{_dispute_picture(record, verdict, picture)}{tags}"
+            f"<p>{esc(verdict.reason)}</p>{_dispute_picture(record, verdict, picture)}"
+            f"{moves_with_search(record) if scored else ''}{tags}"
             "</section>"
         )
     summary = f"{len(verdicts)} game(s), {disputed} disputed"
@@ -106,5 +137,6 @@ def build_adjudication_page(
         f"<h1>Adjudication of {esc(source)}</h1><p class={klass}>{esc(summary)}</p>"
         + table(["Game", "Seats", "Verdict", "Where", "Reason"], rows, text_columns=(1, 2, 3, 4))
         + ("<h2>Disputes</h2>" + "".join(sections) if sections else "")
+        + ("<h2>Evaluations</h2>" + "".join(evaluations) if evaluations else "")
     )
     return page(f"Adjudication of {source}", body)

@@ -63,12 +63,14 @@ def line_chart(
     y_label: str,
     hlines: Sequence[tuple[str, float]] = (),
     whole_x: bool = True,
+    y_range: tuple[float, float] | None = None,
 ) -> str:
     """An ``<svg class="chart">`` with axes, ticks, one polyline per series and a legend.
 
     The y range covers every point and every ``hlines`` value (with 5% air); an
     empty chart (no finite point) says so instead of drawing axes. ``whole_x``: the
-    x values count something (games), so x ticks are whole numbers.
+    x values count something (games), so x ticks are whole numbers. ``y_range`` fixes
+    the y axis instead (points outside it are drawn at its edge).
     """
     xs = [x for s in series for x, _ in s.points]
     ys = [y for s in series for _, y in s.points if y is not None and math.isfinite(y)]
@@ -84,15 +86,18 @@ def line_chart(
     y0, y1 = min(ys), max(ys)
     if x1 == x0:
         x1 = x0 + 1
-    air = (y1 - y0) * 0.05 or 1.0
-    y0, y1 = y0 - air, y1 + air
+    if y_range is not None:
+        y0, y1 = y_range
+    else:
+        air = (y1 - y0) * 0.05 or 1.0
+        y0, y1 = y0 - air, y1 + air
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def px(x: float) -> float:
         return LEFT + (x - x0) / (x1 - x0) * plot_w
 
     def py(y: float) -> float:
-        return TOP + (y1 - y) / (y1 - y0) * plot_h
+        return TOP + (y1 - min(y1, max(y0, y))) / (y1 - y0) * plot_h
 
     parts = [head, '<g stroke="#c9ccd1" stroke-width="1">']
     for y in _ticks(y0, y1):

@@ -49,6 +49,8 @@ figure .board { max-width: 30em; }
 .moves span.current { background: var(--accent); color: white; }
 .tags td { text-align: left; }
 svg.chart text { font: 11px system-ui, sans-serif; }
+figure.evaluation svg.chart { width: 100%; height: auto; }
+.moves small.search { color: #666; font-size: 0.8em; margin-right: 0.3em; }
 """
 
 

@@ -31,6 +31,7 @@ from referee.core import Termination
 from referee.errors import RulesError
 from referee.record import GameRecord, RecordSyntaxError, parse_records
 from tournaments.html.chart import Series, line_chart
+from tournaments.html.evaluation import evaluation_chart, movers_of, search_note
 from tournaments.html.page import esc, json_block, page, table
 from tournaments.html.replay import (
     REPLAY_SCRIPT,
@@ -197,10 +198,12 @@ def _moves_html(record: GameRecord, drawn: int) -> str:
         if (ply - 1) % players == 0:
             parts.append(f"{(ply - 1) // players + 1}.")
         hint = f' title="{esc(entry.comment)}"' if entry.comment else ""
+        note = search_note(entry.note.search)
+        extra = f' <small class="search">{esc(note)}</small>' if note else ""
         if ply < drawn:
-            parts.append(f'<span data-ply="{ply}"{hint}>{esc(entry.text)}</span>')
+            parts.append(f'<span data-ply="{ply}"{hint}>{esc(entry.text)}</span>{extra}')
         else:
-            parts.append(f"<b{hint}>{esc(entry.text)}</b>" if drawn else esc(entry.text))
+            parts.append((f"<b{hint}>{esc(entry.text)}</b>" if drawn else esc(entry.text)) + extra)
     return '<div class="moves">' + " ".join(parts) + "</div>"
 
 
@@ -249,11 +252,13 @@ def _game_html(report: GameReport, record: GameRecord | str, index: int, games: 
         )
     notes: list[str] = []
     drawn = 0
+    movers: list[int | None] = []
     try:
         replayed = replay(record)
     except RulesError as exc:
         notes.append(f"The record cannot be set up: {exc}")
     else:
+        movers = movers_of(replayed.states)
         if replayed.problem is not None:
             notes.append(f"Replay stopped at {replayed.problem}")
         if len(replayed.states) <= games.budget:
@@ -276,8 +281,13 @@ def _game_html(report: GameReport, record: GameRecord | str, index: int, games: 
     )
     tags = table(["Tag", "Value"], record.tags, css_class="tags", text_columns=(0, 1))
     info = f"<p>Termination: <b>{esc(termination)}</b>{': ' + esc(reason) if reason else ''}</p>"
-    board = f'<div class="boardcol">{_controls()}<div class="board"></div></div>' if drawn else ""
-    note = "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
+    chart = evaluation_chart(record, movers)
+    board = (
+        f'<div class="boardcol">{_controls()}<div class="board"></div>{chart}</div>'
+        if drawn
+        else ""
+    )
+    note = "".join(f'<p class="note">{esc(n)}</p>' for n in notes) + ("" if drawn else chart)
     attrs = f' data-game="{index}"' if drawn else ""
     return (
         f'<details class="game" id="game-{report.number}"{attrs}><summary>{summary}</summary>'
