@@ -18,14 +18,12 @@
 from __future__ import annotations
 
 import enum
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core import Outcome, Termination
 from referee.errors import IllegalMoveError, RulesError
-from referee.record_parse import read_records
 from referee.record_types import GameRecord
 from referee.registry import make_game
 from referee.results import (
@@ -264,15 +262,6 @@ def _check_result(
         wanted = ",".join(format_number(s) for s in scores) if scores else "no Score tag"
         return wrong(f"Score is {record.tag('Score')!r}, but the correct score is {wanted!r}")
     return Verdict(VerdictKind.CONFIRMED, "confirmed", claimed=claimed, correct=correct)
-
-
-def adjudicate_file(path: str | os.PathLike[str]) -> list[Verdict]:
-    """The verdict of every game in the ``.tgn`` file at ``path``, in file order.
-
-    :raises RecordSyntaxError: the file is not a well-formed record file.
-    :raises OSError: the file cannot be read.
-    """
-    return [adjudicate(record) for record in read_records(path)]
 
 
 def verdict_to_json(index: int, verdict: Verdict) -> dict[str, object]:

@@ -15,7 +15,8 @@ from typing import Any
 
 from referee.core import Game, Outcome, Termination
 from referee.move_comment import format_move_comment
-from referee.record_parse import parse_records, read_records
+from referee.record_parse import parse_records
+from referee.record_stream import read_records
 from referee.record_types import (
     HEAD_TAGS,
     MAX_PLAYERS,

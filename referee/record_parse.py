@@ -1,16 +1,23 @@
 """The strict reader of ``.tgn`` game records (format: ``protocol/RECORD.md``).
 
-Contract: ``parse_records`` returns well-formed ``GameRecord`` objects or raises
-``RecordSyntaxError`` carrying the source, line and column of the first problem; no
-other exception escapes (fuzzed with hypothesis). It checks syntax and the tag rules
-only: whether the moves are legal is ``referee.adjudicate``'s question.
+A file is read piece by piece. A *game start* is a line that begins with ``[`` right
+after a blank line (``GAME_START``), or the first line of the file; a *piece* is the text
+from one game start to the next. ``parse_piece`` reads one piece into its entries: the
+game (a ``GameRecord``, or the ``RecordSyntaxError`` that keeps it from being one) and,
+when text follows the game's movetext in the same piece, a ``StrayTextError`` for that
+text. A broken game never spoils the next: it ends where the next piece begins. Files are
+read in bounded memory by ``referee.record_stream``.
+
+Contract: every problem is a ``RecordSyntaxError`` carrying the source, line and column
+(the first problem of its piece); no other exception escapes (fuzzed with hypothesis).
+Syntax and the tag rules only: whether the moves are legal is ``referee.adjudicate``'s
+question.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
+from collections.abc import Iterator
 
 from referee.record_types import (
     MOVE_NUMBER,
@@ -21,14 +28,37 @@ from referee.record_types import (
     check_tags,
 )
 
-__all__ = ["RecordSyntaxError", "parse_records", "read_records"]
+__all__ = [
+    "GAME_START",
+    "RecordSyntaxError",
+    "StrayTextError",
+    "parse_piece",
+    "parse_records",
+    "split_pieces",
+]
+
+GAME_START = re.compile(r"\n[ \t\r]*\n(?=\[)")
+"""Where a piece ends: its ``end()`` is the ``[`` of the next game's first tag line."""
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _BLANK_LINE = re.compile(r"[ \t\r]*(?:\n|\Z)")
+_BLANK_AFTER = re.compile(r"\n[ \t\r]*(?:\n|\Z)")
 _MOVETEXT = re.compile(
     r"(?P<space>[ \t\r]+)|(?P<newline>\n)|(?P<comment>\{)|(?P<word>[!#-Z\\^-z|~]+)|(?P<bad>.)",
     re.DOTALL,
 )
+# Fast paths for the common case; anything they do not match goes the slow, exact way.
+_TAG_LINE = re.compile(
+    r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\x00-\x08\x0a-\x1f\x7f]|\\["\\])*+)"\]'
+    r"[ \t]*\r?(?:\n|\Z)"
+)
+_UNESCAPE = re.compile(r"\\([\"\\])")
+_MOVETEXT_OK = re.compile(r"(?>[ \t\r\n]*+(?:\{[^}]*+\}|[!#-Z\\^-z|~]++))*+[ \t\r\n]*+")
+_ITEMS = re.compile(r"\{([^}]*)\}|([0-9]+\.+)(?![!#-Z\\^-z|~])|([!#-Z\\^-z|~]+)")
+
+
+class StrayTextError(RecordSyntaxError):
+    """Text where a game should start but no tag line opens it (it is not a game)."""
 
 
 def _describe(char: str) -> str:
@@ -38,15 +68,18 @@ def _describe(char: str) -> str:
 
 
 class _Parser:
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: str, source: str, first_line: int) -> None:
         self.text = text
         self.source = source
+        self.first_line = first_line
         self.size = len(text)
 
-    def error(self, pos: int, message: str) -> RecordSyntaxError:
-        line = self.text.count("\n", 0, pos) + 1
+    def error(
+        self, pos: int, message: str, kind: type[RecordSyntaxError] = RecordSyntaxError
+    ) -> RecordSyntaxError:
+        line = self.first_line + self.text.count("\n", 0, pos)
         column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
-        return RecordSyntaxError(self.source, line, column, message)
+        return kind(self.source, line, column, message)
 
     def line_end(self, pos: int) -> int:
         end = self.text.find("\n", pos)
@@ -63,42 +96,69 @@ class _Parser:
             pos = match.end()
         return pos
 
-    def parse(self) -> list[GameRecord]:
-        games: list[GameRecord] = []
-        pos = 1 if self.text.startswith("\ufeff") else 0
-        while True:
-            pos = self.skip_blank_lines(pos)
-            if pos >= self.size:
-                return games
-            if self.text[pos] != "[":
-                raise self.error(pos, 'expected a tag line such as [Game "trike"] to start a game')
+    def parse(self) -> list[GameRecord | RecordSyntaxError]:
+        """The entries of the piece: nothing, a game or its error, and stray text after it."""
+        bom = self.first_line == 1 and self.text.startswith("\ufeff")
+        pos = self.skip_blank_lines(1 if bom else 0)
+        if pos >= self.size:
+            return []
+        if self.text[pos] != "[":
+            return [self.stray(pos)]
+        try:
             record, pos = self.parse_game(pos)
-            games.append(record)
+        except RecordSyntaxError as error:
+            return [error]
+        pos = self.skip_blank_lines(pos)
+        return [record] if pos >= self.size else [record, self.stray(pos)]
+
+    def stray(self, pos: int) -> RecordSyntaxError:
+        message = 'expected a tag line such as [Game "trike"] to start a game'
+        return self.error(pos, message, StrayTextError)
 
     def parse_game(self, start: int) -> tuple[GameRecord, int]:
         tags: list[tuple[str, str]] = []
         where: list[int] = []
         pos = start
-        while pos < self.size and self.text[pos] == "[":
-            name, value, following = self.parse_tag(pos)
+        text = self.text
+        while pos < self.size and text[pos] == "[":
+            match = _TAG_LINE.match(text, pos)
+            if match is not None:
+                name, value = match.groups()
+                if "\\" in value:
+                    value = _UNESCAPE.sub(r"\1", value)
+                following = match.end()
+            else:
+                name, value, following = self.parse_tag(pos)
             tags.append((name, value))
             where.append(pos)
             pos = following
         if pos < self.size and not self.is_blank(pos):
             raise self.error(pos, "missing blank line between the tags and the movetext")
+        pos = self.skip_blank_lines(pos)
+        result = dict(tags).get("Result")
+        fast = None if pos >= self.size or result is None else self.fast_movetext(pos, result)
+        if fast is None:  # the slow way, and the tag rules first, as the errors go
+            self.check_tags(tags, where, start)
+            if pos >= self.size:
+                message = "missing movetext: the moves and the result token after the tags"
+                raise self.error(pos, message)
+            fast = self.parse_movetext(pos, dict(tags)["Result"])
+        moves, pos = fast
+        try:  # checks the tag rules (once, on the fast path)
+            return GameRecord(tuple(tags), moves), pos
+        except TagError as exc:
+            raise self.tag_error(exc, where, start) from None
+        except ValueError as exc:  # unreachable if the checks above mirror the model's
+            raise self.error(start, str(exc)) from None
+
+    def check_tags(self, tags: list[tuple[str, str]], where: list[int], start: int) -> None:
         try:
             check_tags(tags)
         except TagError as exc:
-            at = start if exc.index is None else where[exc.index]
-            raise self.error(at, exc.message) from None
-        pos = self.skip_blank_lines(pos)
-        if pos >= self.size:
-            raise self.error(pos, "missing movetext: the moves and the result token after the tags")
-        moves, pos = self.parse_movetext(pos, dict(tags)["Result"])
-        try:
-            return GameRecord(tuple(tags), moves), pos
-        except ValueError as exc:  # unreachable if the checks above mirror the model's
-            raise self.error(start, str(exc)) from None
+            raise self.tag_error(exc, where, start) from None
+
+    def tag_error(self, exc: TagError, where: list[int], start: int) -> RecordSyntaxError:
+        return self.error(start if exc.index is None else where[exc.index], exc.message)
 
     def parse_tag(self, pos: int) -> tuple[str, str, int]:
         """Read ``[Name "value"]`` at ``pos``; return name, value and the next line's start."""
@@ -147,6 +207,30 @@ class _Parser:
             chars.append(char)
             i += 1
         raise self.error(quote, "unterminated string: the tag value has no closing '\"'")
+
+    def fast_movetext(self, start: int, result: str) -> tuple[tuple[MoveEntry, ...], int] | None:
+        """``parse_movetext`` for movetext that is well-formed up to its first blank line
+        and ends with ``result``; None for anything else (the slow path then says why)."""
+        blank = _BLANK_AFTER.search(self.text, start)
+        end = self.size if blank is None else blank.start() + 1
+        if _MOVETEXT_OK.fullmatch(self.text, start, end) is None:
+            return None
+        texts: list[str] = []
+        comments: list[str | None] = []
+        last_is_word = False
+        for comment, number, word in _ITEMS.findall(self.text, start, end):
+            last_is_word = bool(word)
+            if word:
+                texts.append(word)
+                comments.append(None)
+            elif not number and texts:  # a comment; one before the first move is dropped
+                previous = comments[-1]
+                comments[-1] = comment if previous is None else f"{previous} {comment}"
+        if not last_is_word or texts[-1] != result:
+            return None
+        texts.pop()
+        comments.pop()
+        return tuple(map(MoveEntry, texts, comments)), end
 
     def parse_movetext(self, start: int, result: str) -> tuple[tuple[MoveEntry, ...], int]:
         """Read movetext from ``start`` to a blank line or the end of the text."""
@@ -209,26 +293,41 @@ class _Parser:
         return f"unexpected {_describe(char)} in the movetext (moves are printable ASCII)"
 
 
+def parse_piece(
+    text: str, source: str = "<string>", first_line: int = 1
+) -> list[GameRecord | RecordSyntaxError]:
+    """The entries of one piece (see the module docstring), in order; never raises.
+
+    ``first_line`` is the piece's line number in ``source``. A piece of blank lines has
+    no entry; a piece whose first non-blank line is no tag line is one ``StrayTextError``;
+    otherwise the first entry is the game or its error, followed by a ``StrayTextError``
+    if anything but blank lines follows a well-formed game. A byte order mark at the
+    very start of line 1 is skipped.
+    """
+    return _Parser(text, source, first_line).parse()
+
+
+def split_pieces(text: str) -> Iterator[tuple[int, str]]:
+    """The pieces of ``text`` with the line number each starts on (the first is line 1)."""
+    line = 1
+    start = 0
+    for match in GAME_START.finditer(text):
+        piece = text[start : match.end()]
+        yield line, piece
+        line += piece.count("\n")
+        start = match.end()
+    yield line, text[start:]
+
+
 def parse_records(text: str, source: str = "<string>") -> list[GameRecord]:
     """Every game in ``text``, in order (an empty or blank text has none).
 
     :raises RecordSyntaxError: the first syntax or tag-rule problem, located in ``source``.
     """
-    return _Parser(text, source).parse()
-
-
-def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
-    """Every game in the UTF-8 file at ``path``.
-
-    :raises RecordSyntaxError: the file is not UTF-8 or not well-formed.
-    :raises OSError: the file cannot be read.
-    """
-    data = Path(path).read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line_start = data.rfind(b"\n", 0, exc.start) + 1
-        column = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise RecordSyntaxError(str(path), line, column, "invalid UTF-8") from None
-    return parse_records(text, str(path))
+    games: list[GameRecord] = []
+    for line, piece in split_pieces(text):
+        for entry in parse_piece(piece, source, line):
+            if isinstance(entry, RecordSyntaxError):
+                raise entry
+            games.append(entry)
+    return games

@@ -34,7 +34,11 @@ MOVE_TOKEN = re.compile(r"[!#-Z\\^-z|~]+")
 """A movetext token: printable ASCII other than ``"[]{}``."""
 MOVE_NUMBER = re.compile(r"[0-9]+\.+")
 """A move number such as ``12.`` (ignored by readers); no move token looks like one."""
+COMMENT_GAME_START = re.compile(r"\n[ \t\r]*\n\[")
+"""What a comment must not hold: a blank line, then a line starting with ``[`` (in a
+file that line starts a game, see ``referee.record_parse.GAME_START``)."""
 
+_MOVE_TEXT = re.compile(r"(?![0-9]+\.+\Z)[!#-Z\\^-z|~]+")
 _VALUE_BAD = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _NUMBER = r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 _SCORE_PART = re.compile(rf"-?{_NUMBER}")
@@ -94,12 +98,7 @@ def _check_order(names: Sequence[str], wanted: Sequence[str], start: int) -> Non
         raise TagError(f"missing required tag {want!r}", where)
 
 
-def check_tags(tags: Sequence[tuple[str, str]]) -> None:
-    """Check the tag rules of protocol/RECORD.md.
-
-    :raises TagError: the first broken rule, with the index of the tag at fault.
-    """
-    names = [name for name, _ in tags]
+def _check_each_tag(tags: Sequence[tuple[str, str]]) -> None:
     seen: set[str] = set()
     for i, (name, value) in enumerate(tags):
         if not TAG_NAME.fullmatch(name):
@@ -111,6 +110,20 @@ def check_tags(tags: Sequence[tuple[str, str]]) -> None:
         if bad:
             code = ord(bad.group())
             raise TagError(f"control character U+{code:04X} in the value of tag {name!r}", i)
+
+
+def check_tags(tags: Sequence[tuple[str, str]]) -> None:
+    """Check the tag rules of protocol/RECORD.md.
+
+    :raises TagError: the first broken rule, with the index of the tag at fault.
+    """
+    names = [name for name, _ in tags]
+    if (  # all tags at once; tag by tag only to name the first bad one
+        len(set(names)) != len(names)
+        or not all(map(TAG_NAME.fullmatch, names))
+        or _VALUE_BAD.search("".join(value for _, value in tags))
+    ):
+        _check_each_tag(tags)
     _check_order(names, HEAD_TAGS, 0)
     values = dict(tags)
     players_text = values["Players"]
@@ -161,6 +174,8 @@ def check_tags(tags: Sequence[tuple[str, str]]) -> None:
 
 def check_move_text(text: str) -> None:
     """:raises ValueError: ``text`` cannot stand in movetext as one move token."""
+    if _MOVE_TEXT.fullmatch(text):
+        return
     if not MOVE_TOKEN.fullmatch(text):
         raise ValueError(f"move {text!r} is not a token of printable ASCII without '\"[]{{}}'")
     if MOVE_NUMBER.fullmatch(text):
@@ -174,13 +189,19 @@ class MoveEntry:
     text: str
     """The canonical move token."""
     comment: str | None = None
-    """Free text without ``}`` (clock, time used, engine info), or None."""
+    """Free text without ``}`` (clock, time used, engine info), or None. It may span
+    lines, but no line of it may start with ``[`` after a blank line: in a file, such a
+    line starts the next game (``COMMENT_GAME_START``)."""
 
     def __post_init__(self) -> None:
-        """:raises ValueError: the text is not a move token or the comment holds ``}``."""
+        """:raises ValueError: the text is not a move token, or the comment holds ``}``
+        or a line that would start a game."""
         check_move_text(self.text)
-        if self.comment is not None and "}" in self.comment:
-            raise ValueError(f"comment {self.comment!r} contains '}}'")
+        if self.comment is not None:
+            if "}" in self.comment:
+                raise ValueError(f"comment {self.comment!r} contains '}}'")
+            if "\n" in self.comment and COMMENT_GAME_START.search(self.comment):
+                raise ValueError(f"comment {self.comment!r} has a '[' line after a blank line")
 
     @property
     def note(self) -> MoveComment:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from referee.record_parse import read_records
+from referee.record_stream import read_records
 from tests.cluster.dask_procs import dask_cluster, wait_gone
 from tournaments.cli.app import main
 from tournaments.cluster.local import LoopbackCluster

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,15 @@ from referee.adjudicate import (
     Verdict,
     VerdictKind,
     adjudicate,
-    adjudicate_file,
     format_verdict,
     verdict_to_json,
 )
+from referee.adjudicate_stream import adjudicate_file
 from referee.core import Game, Outcome, Termination
 from referee.errors import UnknownGameError
 from referee.record import append_record, build_record, format_record, timing_comment
 from referee.record_parse import parse_records
-from referee.record_types import GameRecord, MoveEntry, RecordSyntaxError
+from referee.record_types import GameRecord, MoveEntry
 from referee.registry import make_game
 from referee.results import (
     forfeit_outcome,
@@ -472,9 +471,13 @@ def test_disputes_show_the_position_at_the_dispute() -> None:
 
 def test_adjudicate_file_unreadable(tmp_path: Path) -> None:
     path = tmp_path / "games.tgn"
-    path.write_text(format_record(finished(17)) + "junk\n")
-    with pytest.raises(RecordSyntaxError, match=re.escape(f"{path}:")):
-        adjudicate_file(path)
+    text = format_record(finished(17))
+    path.write_text(text + "junk\n")
+    good, junk = adjudicate_file(path)
+    assert good.confirmed
+    assert junk.verdict is VerdictKind.INVALID_RECORD
+    line = text.count("\n") + 1
+    assert junk.reason.startswith(f"{path}:{line}:1: expected a tag line such as [Game ")
 
 
 # --- the examples of protocol/RECORD.md -----------------------------------------------------------

@@ -26,8 +26,10 @@ from referee.core import (
 from referee.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
 from referee.record import append_record, build_record, format_record, timing_comment
 from referee.record import parse_records as parse_via_record
-from referee.record_parse import parse_records, read_records
+from referee.record_parse import parse_piece, parse_records, split_pieces
+from referee.record_stream import read_records
 from referee.record_types import (
+    COMMENT_GAME_START,
     MOVE_NUMBER,
     MOVE_TOKEN,
     GameRecord,
@@ -467,13 +469,29 @@ def test_parse_several_games_and_blank_lines() -> None:
 def test_comments_and_move_numbers_are_ignored() -> None:
     text = record_text(
         *BASE_TAGS,
-        movetext="{opening}\n1. e3 {first}{second} 2... f4\n {multi\nline\n\n[comment]} 3. 1-0",
+        movetext="{opening}\n1. e3 {first}{second} 2... f4\n {multi\nline\n\n ([comment])} 3. 1-0",
     )
     [record] = parse_records(text)
     assert record.moves == (
         MoveEntry("e3", "first second"),
-        MoveEntry("f4", "multi\nline\n\n[comment]"),
+        MoveEntry("f4", "multi\nline\n\n ([comment])"),
     )
+
+
+def test_a_tag_line_after_a_blank_line_starts_a_game_even_in_a_comment() -> None:
+    """The sync rule: such a line cannot be inside a comment, so the reader never needs the
+    game before to find the next one (and a broken game cannot swallow the games after it)."""
+    second = format_record(simple_record(Result="0-1"))
+    text = record_text(*BASE_TAGS, movetext="e3 {a comment\n\n") + second
+    assert where(text) == (10, 4, "unterminated comment: '{' without a closing '}'")
+    pieces = list(split_pieces(text))
+    assert [line for line, _ in pieces] == [1, 13]
+    broken, game = (e for line, piece in pieces for e in parse_piece(piece, "games.tgn", line))
+    assert isinstance(broken, RecordSyntaxError) and broken.line == 10
+    assert game == simple_record(Result="0-1")
+    with pytest.raises(ValueError, match="blank line"):
+        MoveEntry("e3", "a comment\n \r\n[Game")
+    assert MoveEntry("e3", "a comment\n\n (Game").comment == "a comment\n\n (Game"
 
 
 def test_crlf_and_bom_are_accepted() -> None:
@@ -604,7 +622,9 @@ _VALUE_CHARS = st.characters(
 _values = st.text(_VALUE_CHARS, max_size=12)
 _tokens = st.from_regex(MOVE_TOKEN, fullmatch=True).filter(lambda t: not MOVE_NUMBER.fullmatch(t))
 _COMMENT_CHARS = st.characters(exclude_characters="}", exclude_categories=["Cs"])
-_comments = st.none() | st.text(_COMMENT_CHARS, max_size=15)
+_comments = st.none() | st.text(_COMMENT_CHARS, max_size=15).filter(
+    lambda c: not COMMENT_GAME_START.search(c)
+)
 _number = st.sampled_from(["0", "1", "3", "1/2", "1/3", "0.5", "12"])
 _option = st.from_regex(r"[a-z][a-z-]{0,6}=[a-z0-9]{1,3}", fullmatch=True)
 

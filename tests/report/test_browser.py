@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from referee.adjudicate import adjudicate_file
+from referee.adjudicate_stream import adjudicate_file
 from tests.report.webdriver import Browser, BrowserUnavailable
 from tournaments.cli.report import write_adjudication_page
 from tournaments.html.report import build_report

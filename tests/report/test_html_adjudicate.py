@@ -10,7 +10,7 @@ import pytest
 from referee.adjudicate import adjudicate
 from referee.pictures import LastMove, position_svg
 from referee.record import format_record
-from referee.record_parse import read_records
+from referee.record_stream import read_records
 from referee.record_types import GameRecord, MoveEntry
 from tests.clirun import cli
 from tournaments.html.adjudicate import build_adjudication_page

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.adjudicate import adjudicate_file
-from referee.record_parse import read_records
+from referee.adjudicate_stream import adjudicate_file
+from referee.record_stream import read_records
 from referee.record_types import GameRecord
 from referee.registry import GAMES
 from tests.c_build import build_trike_engine

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.record_parse import read_records
+from referee.record_stream import read_records
 from referee.record_types import GameRecord
 from tests.c_build import build_trike_engine
 from tests.procs import processes

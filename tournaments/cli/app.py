@@ -18,7 +18,8 @@ from tabulate import tabulate
 
 from bots.cbuild import BuildError
 from protocol.spec import EngineSpec
-from referee.adjudicate import adjudicate_file, format_verdict, verdict_to_json
+from referee.adjudicate import format_verdict, verdict_to_json
+from referee.adjudicate_stream import adjudicate_file
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.errors import RulesError
