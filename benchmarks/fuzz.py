@@ -46,7 +46,7 @@ from protocol.codec import format_command, format_reply, parse_command, parse_re
 from protocol.errors import ProtocolViolation  # noqa: E402
 from referee.adjudicate import adjudicate  # noqa: E402
 from referee.record import build_record, format_record  # noqa: E402
-from referee.record_parse import RecordSyntaxError, parse_records  # noqa: E402
+from referee.record.parse import RecordSyntaxError, parse_records  # noqa: E402
 from referee.registry import GAMES, make_game  # noqa: E402
 from tournaments.event.config import ConfigError, parse_config, read_config_data  # noqa: E402
 from tournaments.event.plan import Plan  # noqa: E402

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.record import build_record, format_record, timing_comment
-from referee.record_types import GameRecord, MoveEntry
+from referee.record.model import GameRecord, MoveEntry
 from referee.registry import make_game
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}

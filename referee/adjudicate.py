@@ -24,7 +24,7 @@ from typing import Any
 
 from referee.core import Outcome, Termination
 from referee.errors import IllegalMoveError, RulesError
-from referee.record_types import GameRecord
+from referee.record.model import GameRecord
 from referee.registry import make_game
 from referee.results import (
     AnyGame,

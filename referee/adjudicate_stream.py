@@ -1,6 +1,6 @@
 """Adjudicating a whole ``.tgn`` file, entry by entry, in memory that does not grow with it.
 
-A file's entries come from ``referee.record_stream``: games, broken games and stray text.
+A file's entries come from ``referee.record.stream``: games, broken games and stray text.
 Each gets an ``Adjudged``: a game its ``referee.adjudicate`` verdict; a broken game, or
 stray text, ``invalid-record`` with the reader's ``file:line:column: message``.
 
@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from referee.adjudicate import Verdict, VerdictKind, adjudicate
-from referee.record_parse import StrayTextError
-from referee.record_stream import Entry, RecordBatch, parse_batch, read_batches
-from referee.record_types import GameRecord, RecordSyntaxError
+from referee.record.model import GameRecord, RecordSyntaxError
+from referee.record.parse import StrayTextError
+from referee.record.stream import Entry, RecordBatch, parse_batch, read_batches
 
 
 @dataclass(frozen=True, slots=True)

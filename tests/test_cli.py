@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from referee.record import format_record
-from referee.record_parse import parse_records
-from referee.record_types import GameRecord, MoveEntry
+from referee.record.model import GameRecord, MoveEntry
+from referee.record.parse import parse_records
 from tests.c_build import build_trike_engine
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.record_stream import read_records
+from referee.record.stream import read_records
 from tests.procs import live_with
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from referee.record_stream import read_records
+from referee.record.stream import read_records
 from tests.cluster.dask_procs import dask_cluster, wait_gone
 from tournaments.cli.app import main
 from tournaments.cluster.local import LoopbackCluster
@@ -72,7 +72,7 @@ def game_facts(out: Path) -> dict[int, tuple[Any, ...]]:
 
 
 def _one_record(text: str) -> Any:
-    from referee.record_parse import parse_records
+    from referee.record.parse import parse_records
 
     (record,) = parse_records(text)
     return record

@@ -22,8 +22,8 @@ from referee.adjudicate_stream import adjudicate_file
 from referee.core import Game, Outcome, Termination
 from referee.errors import UnknownGameError
 from referee.record import append_record, build_record, format_record, timing_comment
-from referee.record_parse import parse_records
-from referee.record_types import GameRecord, MoveEntry
+from referee.record.model import GameRecord, MoveEntry
+from referee.record.parse import parse_records
 from referee.registry import make_game
 from referee.results import (
     forfeit_outcome,

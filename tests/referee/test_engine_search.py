@@ -24,7 +24,7 @@ from referee.core import Termination
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer
 from referee.record import MoveEntry, build_record, format_record, parse_records, timing_comment
-from referee.record_types import GameRecord
+from referee.record.model import GameRecord
 from referee.registry import make_game
 from referee.score_rules import TAG, DrawRule, ResignRule, ScoreRules
 from tests.conftest import ROOT, bot_argv

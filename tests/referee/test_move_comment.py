@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protocol.search_info import NO_SEARCH, ForcedWin, SearchInfo, Shares
-from referee.move_comment import MoveComment, format_move_comment, parse_move_comment
 from referee.record import MoveEntry, format_record, parse_records, timing_comment
-from referee.record_types import GameRecord
+from referee.record.comment import MoveComment, format_move_comment, parse_move_comment
+from referee.record.model import GameRecord
 
 
 def test_the_issue_example() -> None:

@@ -26,9 +26,7 @@ from referee.core import (
 from referee.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
 from referee.record import append_record, build_record, format_record, timing_comment
 from referee.record import parse_records as parse_via_record
-from referee.record_parse import parse_piece, parse_records, split_pieces
-from referee.record_stream import read_records
-from referee.record_types import (
+from referee.record.model import (
     COMMENT_GAME_START,
     MOVE_NUMBER,
     MOVE_TOKEN,
@@ -37,6 +35,8 @@ from referee.record_types import (
     RecordSyntaxError,
     TagError,
 )
+from referee.record.parse import parse_piece, parse_records, split_pieces
+from referee.record.stream import read_records
 from referee.results import (
     format_number,
     parse_result,

@@ -13,19 +13,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import record_parse
 from referee.adjudicate import VerdictKind
 from referee.adjudicate_stream import adjudicate_file, iter_adjudged
 from referee.record import format_record
-from referee.record_parse import StrayTextError, parse_piece, parse_records, split_pieces
-from referee.record_stream import (
+from referee.record import parse as record_parse
+from referee.record.model import GameRecord, RecordSyntaxError
+from referee.record.parse import StrayTextError, parse_piece, parse_records, split_pieces
+from referee.record.stream import (
     NotTextError,
     iter_entries,
     parse_batch,
     read_batches,
     read_records,
 )
-from referee.record_types import GameRecord, RecordSyntaxError
 from tests.referee.test_adjudicate import edit, finished
 from tests.referee.test_record import _EDITS, records
 

@@ -10,8 +10,8 @@ import pytest
 from referee.adjudicate import adjudicate
 from referee.pictures import LastMove, position_svg
 from referee.record import format_record
-from referee.record_stream import read_records
-from referee.record_types import GameRecord, MoveEntry
+from referee.record.model import GameRecord, MoveEntry
+from referee.record.stream import read_records
 from tests.clirun import cli
 from tournaments.html.adjudicate import build_adjudication_page
 from tournaments.html.replay import replay

@@ -11,7 +11,7 @@ import pytest
 
 from referee.core import Outcome, Termination
 from referee.pictures import LastMove, position_svg
-from referee.record_parse import parse_records
+from referee.record.parse import parse_records
 from tests.clirun import cli
 from tests.report.page import Page, read_page
 from tournaments.html.chart import Series, line_chart

@@ -15,8 +15,8 @@ import pytest
 import trio
 
 from referee.adjudicate_stream import adjudicate_file
-from referee.record_stream import read_records
-from referee.record_types import GameRecord
+from referee.record.model import GameRecord
+from referee.record.stream import read_records
 from referee.registry import GAMES
 from tests.c_build import build_trike_engine
 from tests.clirun import cli

@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.record_stream import read_records
-from referee.record_types import GameRecord
+from referee.record.model import GameRecord
+from referee.record.stream import read_records
 from tests.c_build import build_trike_engine
 from tests.procs import processes
 from tests.tournaments.local import bot_factory

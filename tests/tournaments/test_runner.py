@@ -18,7 +18,7 @@ from protocol.errors import EngineStartError
 from protocol.spec import EngineSpec
 from referee.adjudicate_stream import adjudicate_file
 from referee.players import Player
-from referee.record_stream import read_records
+from referee.record.stream import read_records
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan

@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from referee.core import Termination
-from referee.record_stream import read_records
+from referee.record.stream import read_records
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.plan import Plan

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from referee.adjudicate import Verdict
-from referee.record_stream import read_records
+from referee.record.stream import read_records
 from tournaments.html.adjudicate import build_adjudication_page
 from tournaments.html.report import DEFAULT_MAX_POSITIONS, build_report
 from tournaments.play.event_dir import read_event

@@ -18,7 +18,7 @@ from referee.core import Game, State
 from referee.errors import RulesError
 from referee.pictures import LastMove, position_svg
 from referee.record import GameRecord
-from referee.record_stream import read_records
+from referee.record.stream import read_records
 from referee.registry import make_game
 
 

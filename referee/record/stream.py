@@ -1,7 +1,7 @@
 """Reading a ``.tgn`` file game by game, in memory that does not grow with the file.
 
 ``read_batches`` reads the file in blocks and cuts it at game starts (``GAME_START`` of
-``referee.record_parse``) into ``RecordBatch``es: plain data (bytes and numbers), so a
+``referee.record.parse``) into ``RecordBatch``es: plain data (bytes and numbers), so a
 batch can be parsed in another process. ``parse_batch`` turns a batch into its entries
 (games, and the errors of broken games and stray text); ``iter_entries`` chains both.
 Memory holds one batch, at most ``BATCH_BYTES`` plus one game; a game longer than
@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from referee.record_parse import GAME_START, StrayTextError, parse_piece
-from referee.record_types import GameRecord, RecordSyntaxError
+from referee.record.model import GameRecord, RecordSyntaxError
+from referee.record.parse import GAME_START, StrayTextError, parse_piece
 
 __all__ = [
     "BATCH_BYTES",
@@ -182,7 +182,7 @@ def _decode(piece: bytes, source: str, line: int) -> str | RecordSyntaxError:
 
 
 def parse_batch(batch: RecordBatch) -> list[Entry]:
-    """The entries of ``batch`` in order (``referee.record_parse.parse_piece`` per piece)."""
+    """The entries of ``batch`` in order (``referee.record.parse.parse_piece`` per piece)."""
     if batch.skipped:
         size = f"{batch.limit:,} bytes"
         what = "a game" if batch.opens_game else "text"

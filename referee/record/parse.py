@@ -6,7 +6,7 @@ from one game start to the next. ``parse_piece`` reads one piece into its entrie
 game (a ``GameRecord``, or the ``RecordSyntaxError`` that keeps it from being one) and,
 when text follows the game's movetext in the same piece, a ``StrayTextError`` for that
 text. A broken game never spoils the next: it ends where the next piece begins. Files are
-read in bounded memory by ``referee.record_stream``.
+read in bounded memory by ``referee.record.stream``.
 
 Contract: every problem is a ``RecordSyntaxError`` carrying the source, line and column
 (the first problem of its piece); no other exception escapes (fuzzed with hypothesis).
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from referee.record_types import (
+from referee.record.model import (
     MOVE_NUMBER,
     GameRecord,
     MoveEntry,

@@ -1,7 +1,7 @@
 """The data of ``.tgn`` game records: ``GameRecord``, ``MoveEntry``, their rules and errors.
 
 The format is specified in ``protocol/RECORD.md``. This module is shared by the writer
-(``referee.record``) and the reader (``referee.record_parse``) and imports neither.
+(``referee.record``) and the reader (``referee.record.parse``) and imports neither.
 
 A ``GameRecord`` is always well-formed: its constructor checks every tag rule (required
 tags in order, the syntax of ``Players``, ``Result``, ``Score`` …) and ``MoveEntry``
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from referee.core import Seat, Termination
-from referee.move_comment import MoveComment, parse_move_comment
+from referee.record.comment import MoveComment, parse_move_comment
 from referee.results import RESULT_PART, UNFINISHED, parse_result
 
 HEAD_TAGS = ("Game", "Options", "RulesVersion", "Players")
@@ -36,7 +36,7 @@ MOVE_NUMBER = re.compile(r"[0-9]+\.+")
 """A move number such as ``12.`` (ignored by readers); no move token looks like one."""
 COMMENT_GAME_START = re.compile(r"\n[ \t\r]*\n\[")
 """What a comment must not hold: a blank line, then a line starting with ``[`` (in a
-file that line starts a game, see ``referee.record_parse.GAME_START``)."""
+file that line starts a game, see ``referee.record.parse.GAME_START``)."""
 
 _MOVE_TEXT = re.compile(r"(?![0-9]+\.+\Z)[!#-Z\\^-z|~]+")
 _VALUE_BAD = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -52,7 +52,7 @@ _TERMINATIONS = {t.value: t for t in Termination}
 class RecordSyntaxError(ValueError):
     """Text that is not a well-formed record file. ``str()`` is ``source:line:column: message``.
 
-    Raised by the reader, ``referee.record_parse``.
+    Raised by the reader, ``referee.record.parse``.
     """
 
     def __init__(self, source: str, line: int, column: int, message: str) -> None:

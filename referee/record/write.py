@@ -1,9 +1,4 @@
-"""Game records in the ``.tgn`` text format: building one from a game, writing it.
-
-The format is specified in ``protocol/RECORD.md``; the record data types are in
-``referee.record_types`` and the reader is ``referee.record_parse``. The names of both
-are re-exported here for callers that import them from this module.
-"""
+"""Building a game's record and writing it (``.tgn`` format, ``protocol/RECORD.md``)."""
 
 from __future__ import annotations
 
@@ -14,47 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.core import Game, Outcome, Termination
-from referee.move_comment import format_move_comment
-from referee.record_parse import parse_records
-from referee.record_stream import read_records
-from referee.record_types import (
-    HEAD_TAGS,
-    MAX_PLAYERS,
-    MOVE_NUMBER,
-    MOVE_TOKEN,
-    TAG_NAME,
-    TAIL_TAGS,
-    GameRecord,
-    MoveEntry,
-    RecordSyntaxError,
-    TagError,
-    check_move_text,
-    check_tags,
-)
+from referee.record.comment import format_move_comment
+from referee.record.model import GameRecord, MoveEntry
 from referee.results import format_number, result_text
-
-__all__ = [
-    "HEAD_TAGS",
-    "LINE_WIDTH",
-    "MAX_PLAYERS",
-    "MOVE_NUMBER",
-    "MOVE_TOKEN",
-    "TAG_NAME",
-    "TAIL_TAGS",
-    "AnyGame",
-    "GameRecord",
-    "MoveEntry",
-    "RecordSyntaxError",
-    "TagError",
-    "append_record",
-    "build_record",
-    "check_move_text",
-    "check_tags",
-    "format_record",
-    "parse_records",
-    "read_records",
-    "timing_comment",
-]
 
 AnyGame = Game[Any, Any]
 
@@ -62,7 +19,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 timing_comment = format_move_comment
-"""The writer's per-move comment (``referee.move_comment.format_move_comment``)."""
+"""The writer's per-move comment (``referee.record.comment.format_move_comment``)."""
 
 
 def _clean(value: str) -> str:
