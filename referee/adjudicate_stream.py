@@ -12,7 +12,7 @@ so callers can run it in other processes and put the results back in file order;
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from referee.adjudicate import Verdict, VerdictKind, adjudicate
@@ -27,29 +27,41 @@ class Adjudged:
 
     verdict: Verdict
     record: GameRecord | None = None
-    """The game's record, only for a disputed well-formed game and when asked for (to draw
-    the position at the dispute); None otherwise."""
+    """The game's record when the caller's ``keep`` wants it (say, to draw the position at
+    a dispute); None otherwise, and always for a game that does not read."""
     game: bool = True
     """False for stray text (text where a game should start that is none)."""
+    seats: tuple[str, ...] = ()
+    """The entrant names of a well-formed game, in seat order."""
 
 
-def adjudicate_entry(entry: Entry, *, keep_disputed: bool = False) -> Adjudged:
-    """The ``Adjudged`` of one entry; with ``keep_disputed`` a disputed game keeps its record."""
+Keep = Callable[[GameRecord, Verdict], bool]
+"""Which records an ``Adjudged`` keeps; a top-level function, so that it can be sent to
+worker processes."""
+
+
+def keep_disputed(record: GameRecord, verdict: Verdict) -> bool:
+    """A ``Keep``: the records of disputed games."""
+    return not verdict.confirmed
+
+
+def adjudicate_entry(entry: Entry, keep: Keep | None = None) -> Adjudged:
+    """The ``Adjudged`` of one entry, with its record if ``keep`` says so."""
     if isinstance(entry, RecordSyntaxError):
         verdict = Verdict(VerdictKind.INVALID_RECORD, str(entry))
         return Adjudged(verdict, game=not isinstance(entry, StrayTextError))
     verdict = adjudicate(entry)
-    keep = keep_disputed and not verdict.confirmed
-    return Adjudged(verdict, entry if keep else None)
+    kept = entry if keep is not None and keep(entry, verdict) else None
+    return Adjudged(verdict, kept, seats=entry.seats)
 
 
-def adjudicate_batch(batch: RecordBatch, keep_disputed: bool = False) -> list[Adjudged]:
+def adjudicate_batch(batch: RecordBatch, keep: Keep | None = None) -> list[Adjudged]:
     """The ``Adjudged`` of every entry of ``batch``, in order."""
-    return [adjudicate_entry(e, keep_disputed=keep_disputed) for e in parse_batch(batch)]
+    return [adjudicate_entry(entry, keep) for entry in parse_batch(batch)]
 
 
 def iter_adjudged(
-    path: str | os.PathLike[str], *, keep_disputed: bool = False, batch_bytes: int | None = None
+    path: str | os.PathLike[str], *, keep: Keep | None = None, batch_bytes: int | None = None
 ) -> Iterator[Adjudged]:
     """The ``Adjudged`` of every entry of the file at ``path``, in file order, each as soon
     as it is known (one batch of the file in memory at a time; see ``read_batches``).
@@ -58,7 +70,7 @@ def iter_adjudged(
     :raises NotTextError: the file is not text.
     """
     for batch in read_batches(path, batch_bytes=batch_bytes):
-        yield from adjudicate_batch(batch, keep_disputed)
+        yield from adjudicate_batch(batch, keep)
 
 
 def adjudicate_file(path: str | os.PathLike[str]) -> list[Verdict]:

@@ -76,13 +76,22 @@ def test_user_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_unreadable_record_exits_2_with_line_and_column(tmp_path: Path) -> None:
+def test_an_unreadable_game_is_invalid_record_with_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "bad.tgn"
     path.write_text('[Game "trike"\n\ne3 *\n')
     done = referee("adjudicate", str(path))
-    assert done.returncode == 2
-    assert "bad.tgn:1:" in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        f"game 1: invalid-record: {path}:1:14: bad tag: expected ']' after the value",
+        "1 game(s), 1 disputed",
+    ]
+    path.write_text("no tag line here\n")  # no game at all: the wrong file
+    done = referee("adjudicate", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"referee: error: no game records in the file: {path}:1:1: expected a tag line "
+        'such as [Game "trike"] to start a game'
+    ]
 
 
 def _edit(record: GameRecord, ply: int, text: str) -> GameRecord:

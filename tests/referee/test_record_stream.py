@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.adjudicate import VerdictKind
-from referee.adjudicate_stream import adjudicate_file, iter_adjudged
+from referee.adjudicate_stream import adjudicate_file, iter_adjudged, keep_disputed
 from referee.record import format_record
 from referee.record import parse as record_parse
 from referee.record.model import GameRecord, RecordSyntaxError
@@ -124,7 +124,7 @@ def test_kept_records_are_those_of_disputes(tmp_path: Path) -> None:
     good, bad = finished(3), edit(finished(4), 3, "zz")
     path = tmp_path / "games.tgn"
     path.write_text(format_record(good) + format_record(bad))
-    kept = [a.record for a in iter_adjudged(path, keep_disputed=True)]
+    kept = [a.record for a in iter_adjudged(path, keep=keep_disputed)]
     assert kept == [None, bad]
     assert [a.record for a in iter_adjudged(path)] == [None, None]
 
@@ -259,7 +259,7 @@ def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
 
     def adjudicate_all(path: Path) -> Callable[[Callable[[], None]], None]:
         def run(tick: Callable[[], None]) -> None:
-            for _ in iter_adjudged(path, keep_disputed=True, batch_bytes=16 * 1024):
+            for _ in iter_adjudged(path, keep=keep_disputed, batch_bytes=16 * 1024):
                 tick()
 
         return run

@@ -17,7 +17,7 @@ import pytest
 
 from referee.adjudicate_stream import adjudicate_file
 from tests.report.webdriver import Browser, BrowserUnavailable
-from tournaments.cli.report import write_adjudication_page
+from tournaments.cli.adjudicate import write_adjudication_page
 from tournaments.html.report import build_report
 from tournaments.play.event_dir import read_event
 from tournaments.play.journal import RESULTS

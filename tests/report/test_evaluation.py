@@ -7,8 +7,8 @@ import re
 import sys
 from pathlib import Path
 
-from referee.record_parse import read_records
-from referee.record_types import GameRecord, MoveEntry
+from referee.record.model import GameRecord, MoveEntry
+from referee.record.stream import read_records
 from tests.matches import run_referee
 from tournaments.html.chart import HEIGHT, TOP
 from tournaments.html.evaluation import evaluation_chart, moves_with_search, seat_shares

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.record_parse import read_records
+from referee.record.stream import read_records
 from referee.score_rules import TAG
 from tests.matches import run_referee
 

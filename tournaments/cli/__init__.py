@@ -1,11 +1,11 @@
 """The ``referee`` command line: the composition root.
 
-``app`` defines every command (``games``, ``play``, ``perft``, ``adjudicate``, ``bench``,
-``check-engine``) and ``main``; ``tournament``, ``report`` and ``show`` hold the larger
-commands; ``progress`` is the live terminal display and ``signals`` turns Ctrl+C and
-SIGTERM into a clean stop; ``main`` (the console script) is exported here. Only this
-room parses options and prints for people; new
-commands go here and call the rooms below.
+``app`` defines every command (``games``, ``play``, ``perft``, ``bench``,
+``check-engine``) and ``main``; ``tournament``, ``report``, ``show`` and ``adjudicate``
+(verdicts streamed from worker processes) hold the larger commands; ``progress`` is the
+live terminal display and ``signals`` turns Ctrl+C and SIGTERM into a clean stop;
+``main`` (the console script) is exported here. Only this room parses options and
+prints for people; new commands go here and call the rooms below.
 """
 
 from tournaments.cli.app import main

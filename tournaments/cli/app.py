@@ -7,7 +7,6 @@ status 2; tracebacks only with ``--debug`` (or ``REFEREE_DEBUG=1``).
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -18,8 +17,6 @@ from tabulate import tabulate
 
 from bots.cbuild import BuildError
 from protocol.spec import EngineSpec
-from referee.adjudicate import format_verdict, verdict_to_json
-from referee.adjudicate_stream import adjudicate_file
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.errors import RulesError
@@ -28,7 +25,8 @@ from referee.perft import divide, perft
 from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
-from tournaments.cli.report import report_command, write_adjudication_page
+from tournaments.cli.adjudicate import adjudicate_command
+from tournaments.cli.report import report_command
 from tournaments.cli.show import show_command
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament import standings_command, tournament_command
@@ -236,31 +234,7 @@ def play_command(
         typer.echo(f"records appended to {out}")
 
 
-@app.command("adjudicate")
-def adjudicate_command(
-    path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game.")] = False,
-    html_out: Annotated[
-        Path | None, typer.Option("--html", help="Also write the verdicts as an HTML page.")
-    ] = None,
-) -> None:
-    """Replay every game under its rules; exit 0 if all confirmed, 1 on any dispute."""
-    verdicts = adjudicate_file(path)
-    if not verdicts:  # most likely the wrong file; an exit 0 would hide that
-        raise UserError(f"{path}: no game records in the file")
-    if html_out is not None:
-        write_adjudication_page(path, verdicts, html_out)
-    disputed = 0
-    for index, verdict in enumerate(verdicts, start=1):
-        if not verdict.confirmed:
-            disputed += 1
-        if as_json:
-            typer.echo(json.dumps(verdict_to_json(index, verdict), sort_keys=True))
-        else:
-            typer.echo(format_verdict(index, verdict))
-    if not as_json:
-        typer.echo(f"{len(verdicts)} game(s), {disputed} disputed")
-    raise typer.Exit(1 if disputed else 0)
+app.command("adjudicate")(adjudicate_command)
 
 
 @app.command(

@@ -7,26 +7,43 @@ Each disputed game shows the board where the dispute is:
 * ``wrong-result``: the final position, with the claimed and the correct result;
 * ``invalid-record``: no position exists; the reason only.
 
+* a game that does not read (a broken record): the reader's message only.
+
 Confirmed games get a line each and no picture (nothing is in dispute), which keeps
 the page small for large files. Every game whose moves carry the engines' scores
 (``s=`` items) also gets its evaluation chart and its moves with ``d=``/``n=``/``s=``:
 under the board for a dispute, in a closed "Evaluations" entry for a confirmed game.
 The verdicts come from ``referee.adjudicate``; the positions are replayed here the
-same way (``tournaments.html.replay.replay``).
+same way (``tournaments.html.replay.replay``). ``AdjudicationPage`` writes the page of a
+file of any size as its verdicts come, in memory that does not grow with the file;
+``build_adjudication_page`` is the same page as one string.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
+import tempfile
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
 
 from referee.adjudicate import Verdict, VerdictKind
 from referee.errors import RulesError
 from referee.pictures import LastMove
 from referee.record import GameRecord
 from tournaments.html.evaluation import evaluation_chart, movers_of, moves_with_search
-from tournaments.html.page import esc, page, table
+from tournaments.html.page import (
+    TABLE_TAIL,
+    esc,
+    page,
+    page_frame,
+    table,
+    table_head,
+    table_row,
+)
 from tournaments.html.replay import Picture, replay, svg_picture
 
 
@@ -40,6 +57,12 @@ def _movers(record: GameRecord) -> list[int | None]:
 
 def _has_scores(record: GameRecord) -> bool:
     return any(move.note.score is not None for move in record.moves)
+
+
+def page_needs(record: GameRecord, verdict: Verdict) -> bool:
+    """Whether the page draws something of ``record`` beyond its table row: a dispute's
+    board, or a game's evaluations. (Worker processes send back only those records.)"""
+    return not verdict.confirmed or _has_scores(record)
 
 
 def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> str:
@@ -86,57 +109,187 @@ def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> 
     )
 
 
+HEADERS = ("Game", "Seats", "Verdict", "Where", "Reason")
+"""The columns of the page's table of verdicts."""
+_TEXT_COLUMNS = (1, 2, 3, 4)
+
+
+def seats_text(record: GameRecord) -> str:
+    """The seats as the page shows them: ``alpha vs beta``."""
+    return " vs ".join(record.seats)
+
+
+def verdict_row(index: int, seats: str, verdict: Verdict) -> str:
+    """The table row of game ``index``."""
+    where = "" if verdict.ply is None else f"ply {verdict.ply}"
+    cells = [index, seats, verdict.verdict.value, where, verdict.reason]
+    return table_row(cells, text_columns=_TEXT_COLUMNS)
+
+
+def dispute_section(
+    index: int, seats: str, verdict: Verdict, record: GameRecord | None, picture: Picture
+) -> str:
+    """The section of a disputed game: the verdict, the board at the dispute and the tags
+    (``record`` None: a game that does not read, shown by the reader's message alone)."""
+    where = "" if verdict.ply is None else f"ply {verdict.ply}"
+    seat = f", seat {verdict.seat}" if verdict.seat is not None else ""
+    move = f", move {esc(verdict.move)}" if verdict.move is not None else ""
+    board = tags = ""
+    if record is not None:
+        board = _dispute_picture(record, verdict, picture)
+        if _has_scores(record):
+            board += moves_with_search(record)
+        tags = table(["Tag", "Value"], record.tags, css_class="tags", text_columns=(0, 1))
+    return (
+        f'<section class="verdict" id="game-{index}" data-verdict="{verdict.verdict.value}">'
+        f"<h3>Game {index}: {esc(seats)}: "
+        f'<span class="bad">{esc(verdict.verdict.value)}</span>'
+        f"{' at ' + esc(where) if where else ''}{seat}{move}</h3>"
+        f"<p>{esc(verdict.reason)}</p>{board}{tags}"
+        "</section>"
+    )
+
+
+def evaluation_entry(index: int, seats: str, record: GameRecord) -> str:
+    """The closed "Evaluations" entry of a confirmed game whose moves carry scores."""
+    return (
+        f'<details class="game" id="eval-{index}"><summary>Game {index}: '
+        f"{esc(seats)} · <b>{esc(record.result)}</b> · "
+        f"{esc(record.termination.value)}</summary>"
+        f"{evaluation_chart(record, _movers(record))}"
+        f"{moves_with_search(record)}</details>"
+    )
+
+
+def _title(source: str) -> str:
+    return f"Adjudication of {source}"
+
+
+def _top(source: str, count: int, disputed: int) -> str:
+    summary = f"{count} game(s), {disputed} disputed"
+    klass = "good" if disputed == 0 else "bad"
+    return f"<h1>{esc(_title(source))}</h1><p class={klass}>{esc(summary)}</p>"
+
+
 def build_adjudication_page(
     source: str,
-    records: Sequence[GameRecord],
+    records: Sequence[GameRecord | None],
     verdicts: Sequence[Verdict],
     *,
     picture: Picture | None = None,
 ) -> str:
-    """The HTML page of ``verdicts[i]`` for ``records[i]`` (same length, file order).
+    """The HTML page of ``verdicts[i]`` for ``records[i]`` (same length, file order; None
+    for a game that does not read).
 
     :raises ValueError: the sequences differ in length.
     """
     if len(records) != len(verdicts):
         raise ValueError(f"{len(records)} records but {len(verdicts)} verdicts")
     picture = picture or svg_picture
-    disputed = sum(1 for v in verdicts if not v.confirmed)
-    rows: list[list[object]] = []
+    rows: list[str] = []
     sections: list[str] = []
     evaluations: list[str] = []
     for index, (record, verdict) in enumerate(zip(records, verdicts, strict=True), start=1):
-        seats = " vs ".join(record.seats)
-        where = "" if verdict.ply is None else f"ply {verdict.ply}"
-        rows.append([index, seats, verdict.verdict.value, where, verdict.reason])
-        scored = _has_scores(record)
-        if verdict.confirmed:
-            if scored:
-                evaluations.append(
-                    f'<details class="game" id="eval-{index}"><summary>Game {index}: '
-                    f"{esc(seats)} · <b>{esc(record.result)}</b> · "
-                    f"{esc(record.termination.value)}</summary>"
-                    f"{evaluation_chart(record, _movers(record))}"
-                    f"{moves_with_search(record)}</details>"
-                )
-            continue
-        tags = table(["Tag", "Value"], record.tags, css_class="tags", text_columns=(0, 1))
-        seat = f", seat {verdict.seat}" if verdict.seat is not None else ""
-        move = f", move {esc(verdict.move)}" if verdict.move is not None else ""
-        sections.append(
-            f'<section class="verdict" id="game-{index}" data-verdict="{verdict.verdict.value}">'
-            f"<h3>Game {index}: {esc(seats)}: "
-            f'<span class="bad">{esc(verdict.verdict.value)}</span>'
-            f"{' at ' + esc(where) if where else ''}{seat}{move}</h3>"
-            f"<p>{esc(verdict.reason)}</p>{_dispute_picture(record, verdict, picture)}"
-            f"{moves_with_search(record) if scored else ''}{tags}"
-            "</section>"
-        )
-    summary = f"{len(verdicts)} game(s), {disputed} disputed"
-    klass = "good" if disputed == 0 else "bad"
+        seats = "" if record is None else seats_text(record)
+        rows.append(verdict_row(index, seats, verdict))
+        if not verdict.confirmed:
+            sections.append(dispute_section(index, seats, verdict, record, picture))
+        elif record is not None and _has_scores(record):
+            evaluations.append(evaluation_entry(index, seats, record))
+    disputed = len(sections)
     body = (
-        f"<h1>Adjudication of {esc(source)}</h1><p class={klass}>{esc(summary)}</p>"
-        + table(["Game", "Seats", "Verdict", "Where", "Reason"], rows, text_columns=(1, 2, 3, 4))
+        _top(source, len(verdicts), disputed)
+        + table_head(HEADERS, text_columns=_TEXT_COLUMNS)
+        + "".join(rows)
+        + TABLE_TAIL
         + ("<h2>Disputes</h2>" + "".join(sections) if sections else "")
         + ("<h2>Evaluations</h2>" + "".join(evaluations) if evaluations else "")
     )
-    return page(f"Adjudication of {source}", body)
+    return page(_title(source), body)
+
+
+class AdjudicationPage:
+    """The page of a file of any size, written as its verdicts come.
+
+    Rows, dispute sections and evaluations go to unnamed temporary files beside ``out`` as
+    they come; ``finish`` writes the page (its summary first) to a temporary file and renames
+    it to ``out``, so ``out`` is either the old file or the whole new page. Use it in a
+    ``with`` block: leaving it without ``finish`` (an error) leaves nothing behind.
+    Memory holds one game's section at a time.
+
+    :raises OSError: (from the constructor) ``out``'s folder cannot be written.
+    """
+
+    def __init__(self, source: str, out: Path, *, picture: Picture | None = None) -> None:
+        self.source = source
+        self.out = out
+        self.count = 0
+        self.disputed = 0
+        self.evaluated = 0
+        self._picture = picture or svg_picture
+        self._partial = out.with_name(f".{out.name}.tmp")
+        self._files = contextlib.ExitStack()
+        try:
+            # The files live as long as the page; ``close`` closes them all.
+            page_file = open(self._partial, "w", encoding="utf-8")  # noqa: SIM115
+            self._page: IO[str] = self._files.enter_context(page_file)
+            self._rows = self._spool()
+            self._sections = self._spool()
+            self._evaluations = self._spool()
+        except BaseException:
+            self.close()
+            raise
+
+    def _spool(self) -> IO[str]:
+        spool = tempfile.TemporaryFile("w+", encoding="utf-8", dir=self.out.parent)  # noqa: SIM115
+        return self._files.enter_context(spool)
+
+    def add(self, verdict: Verdict, seats: str = "", record: GameRecord | None = None) -> None:
+        """The next game's verdict; ``record`` when ``page_needs`` it (else None)."""
+        self.count += 1
+        self._rows.write(verdict_row(self.count, seats, verdict))
+        if not verdict.confirmed:
+            self.disputed += 1
+            section = dispute_section(self.count, seats, verdict, record, self._picture)
+            self._sections.write(section)
+        elif record is not None and _has_scores(record):
+            self.evaluated += 1
+            self._evaluations.write(evaluation_entry(self.count, seats, record))
+
+    def finish(self) -> None:
+        """Write the page and put it in place of ``out``."""
+        before, after = page_frame(_title(self.source))
+        self._page.write(before + _top(self.source, self.count, self.disputed))
+        self._page.write(table_head(HEADERS, text_columns=_TEXT_COLUMNS))
+        self._copy(self._rows)
+        self._page.write(TABLE_TAIL)
+        if self.disputed:
+            self._page.write("<h2>Disputes</h2>")
+            self._copy(self._sections)
+        if self.evaluated:
+            self._page.write("<h2>Evaluations</h2>")
+            self._copy(self._evaluations)
+        self._page.write(after)
+        self._page.close()
+        os.replace(self._partial, self.out)
+
+    def _copy(self, part: IO[str]) -> None:
+        part.seek(0)
+        shutil.copyfileobj(part, self._page)
+
+    def close(self) -> None:
+        """Close the files and remove the partial page (nothing, after ``finish``)."""
+        self._files.close()
+        with contextlib.suppress(FileNotFoundError):
+            self._partial.unlink()
+
+    def __enter__(self) -> AdjudicationPage:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()

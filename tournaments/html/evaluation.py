@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from protocol.search_info import ForcedWin, SearchInfo
-from referee.move_comment import score_text
 from referee.record import GameRecord
+from referee.record.comment import score_text
 from referee.score_rules import shares_of
 from tournaments.html.chart import Series, line_chart
 from tournaments.html.page import esc

@@ -71,6 +71,36 @@ def json_block(element_id: str, data: Any) -> str:
     return f'<script type="application/json" id="{esc(element_id)}">{text}</script>'
 
 
+def table_head(
+    headers: Sequence[str], *, css_class: str = "", text_columns: Iterable[int] = (1,)
+) -> str:
+    """The start of a ``table``: up to and including ``<tbody>``."""
+    left = set(text_columns)
+    head = "".join(
+        f"<th{' class=name' if i in left else ''}>{esc(h)}</th>" for i, h in enumerate(headers)
+    )
+    klass = f' class="{esc(css_class)}"' if css_class else ""
+    return f"<table{klass}><thead><tr>{head}</tr></thead><tbody>"
+
+
+TABLE_TAIL = "</tbody></table>"
+"""The end of a table begun by ``table_head``."""
+
+
+def table_row(
+    row: Sequence[object], *, text_columns: Iterable[int] = (1,), attrs: Sequence[str] = ()
+) -> str:
+    """One body row of a ``table``; ``attrs[col]`` is extra (already escaped) attribute
+    text for that cell."""
+    left = set(text_columns)
+    cells = []
+    for c, value in enumerate(row):
+        klass = ' class="name"' if c in left else ""
+        extra = f" {attrs[c]}" if c < len(attrs) and attrs[c] else ""
+        cells.append(f"<td{klass}{extra}>{esc(value)}</td>")
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
 def table(
     headers: Sequence[str],
     rows: Iterable[Sequence[object]],
@@ -81,25 +111,18 @@ def table(
 ) -> str:
     """An HTML table; ``text_columns`` are left-aligned, ``cell_attrs[(row, col)]`` is
     extra (already escaped) attribute text for one body cell."""
-    left = set(text_columns)
-    attrs = cell_attrs or {}
-    head = "".join(
-        f"<th{' class=name' if i in left else ''}>{esc(h)}</th>" for i, h in enumerate(headers)
-    )
-    body: list[str] = []
+    columns = tuple(text_columns)
+    cells = cell_attrs or {}
+    body = []
     for r, row in enumerate(rows):
-        cells = []
-        for c, value in enumerate(row):
-            klass = ' class="name"' if c in left else ""
-            extra = f" {attrs[(r, c)]}" if (r, c) in attrs else ""
-            cells.append(f"<td{klass}{extra}>{esc(value)}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    klass = f' class="{esc(css_class)}"' if css_class else ""
-    return f"<table{klass}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        attrs = [cells.get((r, c), "") for c in range(len(row))] if cells else ()
+        body.append(table_row(row, text_columns=columns, attrs=attrs))
+    head = table_head(headers, css_class=css_class, text_columns=columns)
+    return head + "".join(body) + TABLE_TAIL
 
 
-def page(title: str, body: str, *, script: str = "") -> str:
-    """A complete HTML5 document: inline style, ``body``, then the inline ``script``.
+def page_frame(title: str, *, script: str = "") -> tuple[str, str]:
+    """The text before and after a page's body: ``page(t, b) == before + b + after``.
 
     The Content-Security-Policy forbids every network fetch, so a page that
     accidentally referred to an outside resource would show it broken (and a
@@ -107,11 +130,18 @@ def page(title: str, body: str, *, script: str = "") -> str:
     """
     csp = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
     js = f"<script>{script}</script>" if script else ""
-    return (
+    before = (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{esc(csp)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{STYLE}</style></head>"
-        f"<body>{body}{js}</body></html>\n"
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>"
     )
+    return before, f"{js}</body></html>\n"
+
+
+def page(title: str, body: str, *, script: str = "") -> str:
+    """A complete HTML5 document: inline style, ``body``, then the inline ``script``
+    (see ``page_frame``)."""
+    before, after = page_frame(title, script=script)
+    return before + body + after
