@@ -53,21 +53,37 @@ class FramePool:
         self._index: dict[str, int] = {}
         self.pictures = 0
         """Pictures added."""
+        self.size = 0
+        """Characters in all parts."""
 
     def add(self, picture: str) -> list[int]:
         """``picture`` as runs ``[start, length, start, length, ...]`` of part indexes."""
         self.pictures += 1
+        pieces = picture.split(SEPARATOR)
+        found = list(map(self._index.get, pieces))  # the common case, known parts, in C
+        ids: list[int] = (
+            [self._intern(p) if i is None else i for p, i in zip(pieces, found, strict=True)]
+            if None in found
+            else found  # type: ignore[assignment]  # no None in it
+        )
         runs: list[int] = []
-        for part in picture.split(SEPARATOR):
-            index = self._index.get(part)
-            if index is None:
-                index = self._index[part] = len(self.parts)
-                self.parts.append(part)
-            if runs and runs[-2] + runs[-1] == index:
-                runs[-1] += 1
+        start = last = ids[0]
+        for index in ids[1:]:
+            if index == last + 1:
+                last = index
             else:
-                runs += [index, 1]
+                runs += (start, last - start + 1)
+                start = last = index
+        runs += (start, last - start + 1)
         return runs
+
+    def _intern(self, part: str) -> int:
+        index = self._index.get(part)  # it may have come earlier in the same picture
+        if index is None:
+            index = self._index[part] = len(self.parts)
+            self.parts.append(part)
+            self.size += len(part)
+        return index
 
     def decode(self, runs: Sequence[int]) -> str:
         """The picture of ``runs`` (what the page's script computes)."""
@@ -126,38 +142,35 @@ def replay_frames(replayed: Replay, pool: FramePool, picture: Picture) -> list[l
     return frames
 
 
-REPLAY_SCRIPT = r"""
-(function () {
+REPLAY_CORE = r"""
+var refereeReplay = (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("replay-data").textContent);
   var active = null;
-  function picture(runs) {
+  function picture(parts, runs) {
     var out = [];
     for (var i = 0; i < runs.length; i += 2) {
-      for (var k = runs[i]; k < runs[i] + runs[i + 1]; k++) { out.push(data.parts[k]); }
+      for (var k = runs[i]; k < runs[i] + runs[i + 1]; k++) { out.push(parts[k]); }
     }
     return out.join("><");
   }
   function show(el, ply) {
-    var game = data.games[Number(el.dataset.game)];
-    if (!game) { return; }
+    var game = el.refereeReplay;
     var last = game.frames.length - 1;
     ply = Math.max(0, Math.min(last, ply));
     el.dataset.ply = String(ply);
-    el.querySelector(".board").innerHTML = picture(game.frames[ply]);
+    el.querySelector(".board").innerHTML = picture(game.parts, game.frames[ply]);
     el.querySelector(".ply").textContent = "move " + ply + "/" + last;
     el.querySelectorAll(".moves span[data-ply]").forEach(function (span) {
       span.classList.toggle("current", Number(span.dataset.ply) === ply);
     });
   }
   function step(el, how) {
-    var game = data.games[Number(el.dataset.game)];
-    if (!game) { return; }
     var ply = Number(el.dataset.ply || "0");
-    var to = {first: 0, prev: ply - 1, next: ply + 1, last: game.frames.length - 1}[how];
-    show(el, to);
+    var to = {first: 0, prev: ply - 1, next: ply + 1, last: el.refereeReplay.frames.length - 1};
+    show(el, to[how]);
   }
-  document.querySelectorAll("details.game[data-game]").forEach(function (el) {
+  function bind(el, frames, parts) {
+    el.refereeReplay = {frames: frames, parts: parts};
     el.addEventListener("toggle", function () {
       if (!el.open) { return; }
       active = el;
@@ -170,6 +183,37 @@ REPLAY_SCRIPT = r"""
     el.querySelectorAll(".moves span[data-ply]").forEach(function (span) {
       span.addEventListener("click", function () { show(el, Number(span.dataset.ply)); });
     });
+  }
+  var keys = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"};
+  document.addEventListener("keydown", function (event) {
+    var how = keys[event.key];
+    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName || "");
+    if (!how || typing || !active || !active.open || !active.isConnected ||
+        event.altKey || event.ctrlKey || event.metaKey) {
+      return;
+    }
+    event.preventDefault();
+    step(active, how);
+  });
+  return {bind: bind, show: show};
+})();
+"""
+"""The stepping of a replayable game, shared by the single page and the paged report:
+``refereeReplay.bind(el, frames, parts)`` drives ``<details class="game">`` ``el`` with
+``.board``, ``.ply``, step buttons and ``.moves`` spans; ``frames[k]`` is the runs of
+position ``k`` over ``parts`` (``FramePool.parts``: an array, or an object keyed by part
+number). The arrow keys, Home and End step the game last used (not while typing in a
+field)."""
+
+REPLAY_SCRIPT = (
+    REPLAY_CORE
+    + r"""
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("replay-data").textContent);
+  document.querySelectorAll("details.game[data-game]").forEach(function (el) {
+    var game = data.games[Number(el.dataset.game)];
+    if (game) { refereeReplay.bind(el, game.frames, data.parts); }
   });
   // A link to #game-N opens that game: at once when clicked, and from the address.
   function openGame(id) {
@@ -181,19 +225,10 @@ REPLAY_SCRIPT = r"""
   });
   window.addEventListener("hashchange", function () { openGame(location.hash.slice(1)); });
   if (location.hash) { openGame(location.hash.slice(1)); }
-  var keys = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"};
-  document.addEventListener("keydown", function (event) {
-    var how = keys[event.key];
-    if (!how || !active || !active.open || event.altKey || event.ctrlKey || event.metaKey) {
-      return;
-    }
-    event.preventDefault();
-    step(active, how);
-  });
 })();
 """
-"""Steps the games of a page: ``data.parts`` (``FramePool.parts``) and ``data.games[k]``
-(``{"frames": [runs of each position]}``, or null for a game not drawn)
-drives ``<details class="game" data-game="k">`` with ``.board``, ``.ply``, step
-buttons and ``.moves`` spans; the arrow keys, Home and End step the game last used;
-a link to ``#game-N`` opens that game."""
+)
+"""The single page's script: ``data.parts`` (``FramePool.parts``) and ``data.games[k]``
+(``{"frames": [runs of each position]}``, or null for a game not drawn) of the
+``replay-data`` block drive ``<details class="game" data-game="k">``
+(``REPLAY_CORE``); a link to ``#game-N`` opens that game."""

@@ -2,15 +2,18 @@
 
 ``referee standings`` and ``referee report`` both read a directory this way, so they
 always agree on what the event is, and on every error a directory can cause.
+``read_event`` holds every game in memory; ``open_event`` reads the header and then
+streams the games one at a time (for events too big to hold, such as a big report).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import RulesError
-from tournaments.play.journal import JournalError, read_journal
+from tournaments.play.journal import JOURNAL, JournalError, iter_journal, read_journal
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 
@@ -34,10 +37,82 @@ def read_event(directory: Path) -> Event:
         state = read_journal(directory)
     except OSError as exc:
         raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
-    if state.info is None:
+    return Event(directory, _info(directory, state.info), tuple(state.games.values()))
+
+
+def _info(directory: Path, header: dict[str, object] | None) -> EventInfo:
+    if header is None:
         raise JournalError(f"{directory} holds no tournament (no journal.jsonl)")
     try:
-        info = EventInfo.from_json(state.info)
+        return EventInfo.from_json(header)
     except (KeyError, TypeError, ValueError, RulesError) as exc:
         raise JournalError(f"{directory}: unreadable tournament header: {exc}") from None
-    return Event(directory, info, tuple(state.games.values()))
+
+
+@dataclass(frozen=True, slots=True)
+class EventStream:
+    """A tournament directory whose games are read one at a time (``open_event``)."""
+
+    directory: Path
+    info: EventInfo
+
+    def games(self) -> Iterator[GameReport]:
+        """The finished (scored) games in journal order, each number once (its first
+        entry, as ``read_event``), read line by line: memory does not grow with the
+        journal. May be called again (it reads the journal again, games added since
+        included).
+
+        :raises JournalError: an unreadable journal line (when reached) or a journal
+            gone; games before it have been yielded.
+        """
+        seen = _Numbers()
+        try:
+            for kind, value in iter_journal(self.directory / JOURNAL):
+                if kind == "game" and seen.add(value.number):
+                    yield value
+        except OSError as exc:
+            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+
+
+class _Numbers:
+    """A set of game numbers: a bit per number up to ``DENSE`` (a million games take
+    128 kB, not the ~40 MB of a set of ints), a set for any other."""
+
+    DENSE = 1 << 27
+
+    def __init__(self) -> None:
+        self._bits = bytearray()
+        self._other: set[int] = set()
+
+    def add(self, number: int) -> bool:
+        """Add ``number``; False if it was there already."""
+        if not 0 <= number < self.DENSE:
+            if number in self._other:
+                return False
+            self._other.add(number)
+            return True
+        byte, bit = divmod(number, 8)
+        if byte >= len(self._bits):
+            self._bits.extend(bytes(max(byte + 1 - len(self._bits), len(self._bits))))
+        if self._bits[byte] >> bit & 1:
+            return False
+        self._bits[byte] |= 1 << bit
+        return True
+
+
+def open_event(directory: Path) -> EventStream:
+    """The event in ``directory`` with its header read and its games not yet.
+
+    :raises JournalError: as ``read_event``.
+    """
+    header: dict[str, object] | None = None
+    try:
+        for kind, value in iter_journal(directory / JOURNAL):
+            if kind == "tournament":
+                header = value["info"]
+            break
+    except FileNotFoundError:
+        header = None
+    except OSError as exc:
+        raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
+    return EventStream(directory, _info(directory, header))

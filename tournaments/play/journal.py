@@ -115,8 +115,30 @@ class JournalState:
     """Length of the journal up to the end of its last complete line."""
 
 
-def _game_from(entry: Mapping[str, Any]) -> GameReport:
-    return GameReport.from_json(entry)
+def _decode(raw: bytes, number: int, source: str) -> tuple[str, Any]:
+    """One journal line: ``("tournament", header)``, ``("game", GameReport)`` or
+    ``("void", None)``.
+
+    :raises JournalError: line 1 is not a version-``JOURNAL_VERSION`` header.
+    :raises ValueError, KeyError, TypeError: the line is unreadable.
+    """
+    entry = json.loads(raw)
+    if not isinstance(entry, dict):
+        raise ValueError("not an object")
+    kind = entry.get("type")
+    if number == 1:
+        if kind != "tournament" or entry.get("version") != JOURNAL_VERSION:
+            raise JournalError(f"{source}:1: not a version-{JOURNAL_VERSION} journal")
+        return "tournament", {"config": dict(entry["config"]), "info": dict(entry["info"])}
+    if kind == "game":
+        return "game", GameReport.from_json(entry)
+    if kind == "void":
+        return "void", None
+    raise ValueError(f"unknown entry type {kind!r}")
+
+
+def _unreadable(source: str, number: int, exc: Exception) -> JournalError:
+    return JournalError(f"{source}:{number}: unreadable journal line: {exc}")
 
 
 def parse_journal(data: bytes, source: str = JOURNAL) -> JournalState:
@@ -132,31 +154,48 @@ def parse_journal(data: bytes, source: str = JOURNAL) -> JournalState:
     for number, raw in enumerate(complete, start=1):
         last = number == len(complete) and not tail
         try:
-            entry = json.loads(raw)
-            if not isinstance(entry, dict):
-                raise ValueError("not an object")
-            kind = entry.get("type")
-            if number == 1:
-                if kind != "tournament" or entry.get("version") != JOURNAL_VERSION:
-                    raise JournalError(f"{source}:1: not a version-{JOURNAL_VERSION} journal")
-                state.config = dict(entry["config"])
-                state.info = dict(entry["info"])
-            elif kind == "game":
-                report = _game_from(entry)
-                state.games.setdefault(report.number, report)
-            elif kind == "void":
-                state.voids += 1
-            else:
-                raise ValueError(f"unknown entry type {kind!r}")
+            kind, value = _decode(raw, number, source)
         except JournalError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
             if last:
                 break
-            raise JournalError(f"{source}:{number}: unreadable journal line: {exc}") from None
+            raise _unreadable(source, number, exc) from None
+        if kind == "tournament":
+            state.config, state.info = value["config"], value["info"]
+        elif kind == "game":
+            state.games.setdefault(value.number, value)
+        else:
+            state.voids += 1
         offset += len(raw) + 1
         state.valid_bytes = offset
     return state
+
+
+def iter_journal(path: Path) -> Iterator[tuple[str, Any]]:
+    """The entries of the journal at ``path`` as ``_decode`` gives them, one line at a
+    time (memory does not grow with the journal), with ``parse_journal``'s rules: a torn
+    or unreadable *last* line is ignored. Games are not deduplicated here.
+
+    :raises JournalError: an unreadable line before the last (raised when reached, after
+        the entries before it), or a bad header; OSError: unreadable.
+    """
+    source = str(path)
+    with path.open("rb") as lines:
+        failed: tuple[int, Exception] | None = None
+        for number, raw in enumerate(lines, start=1):
+            if failed is not None:  # a line follows the unreadable one: it was not the last
+                raise _unreadable(source, *failed) from None
+            if not raw.endswith(b"\n"):
+                return  # a torn last line
+            try:
+                decoded = _decode(raw, number, source)
+            except JournalError:
+                raise
+            except (ValueError, KeyError, TypeError) as exc:
+                failed = (number, exc)
+                continue
+            yield decoded
 
 
 def read_journal(directory: Path) -> JournalState:

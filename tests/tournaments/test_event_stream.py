@@ -1,0 +1,97 @@
+"""``open_event`` streams the same event that ``read_event`` reads whole: same header, same
+games in the same order, same errors, for a journal as a crash or a hand edit leaves it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.core import Outcome, Termination
+from tournaments.play.event_dir import open_event, read_event
+from tournaments.play.journal import JOURNAL, JournalError
+from tournaments.results.game import GameReport
+from tournaments.results.summary import EventInfo
+
+INFO = EventInfo(event="e", game="trike", names=("a", "b"), players=2, total=4)
+HEADER = json.dumps({"type": "tournament", "version": 1, "config": {}, "info": INFO.to_json()})
+
+
+def _game(number: int, winner: int = 0) -> str:
+    ranks = (1, 2) if winner == 0 else (2, 1)
+    report = GameReport(
+        number=number,
+        round=1,
+        block=number,
+        table=(0, 1),
+        seats=("a", "b"),
+        outcome=Outcome(Termination.RULES, ranks, reason=f"game {number}"),
+        plies=3,
+        record=f"record {number}\n",
+    )
+    return json.dumps({"type": "game", **report.to_json(timings=False)})
+
+
+def _write(directory: Path, text: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / JOURNAL).write_text(text)
+    return directory
+
+
+def _both(directory: Path) -> tuple[object, object]:
+    """What ``read_event`` and the stream give: (info, games) or the error text."""
+    try:
+        whole = read_event(directory)
+        expected: object = (whole.info, list(whole.games))
+    except JournalError as exc:
+        expected = str(exc)
+    try:
+        stream = open_event(directory)
+        got: object = (stream.info, list(stream.games()))
+    except JournalError as exc:
+        got = str(exc)
+    return expected, got
+
+
+VOID = json.dumps({"type": "void", **json.loads(_game(9))} | {"type": "void"})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(f"{HEADER}\n{_game(1)}\n{_game(2, 1)}\n", id="clean"),
+        pytest.param(f"{HEADER}\n{_game(1)}\n{_game(2)}", id="torn-last-line"),
+        pytest.param(f"{HEADER}\n{_game(1)}\n{{not json\n", id="unreadable-last-line"),
+        pytest.param(f"{HEADER}\n{{not json\n{_game(2)}\n", id="unreadable-middle-line"),
+        pytest.param(f"{HEADER}\n{{not json\n{_game(2)}", id="unreadable-then-torn"),
+        pytest.param(f"{HEADER}\n{_game(1)}\n{VOID}\n{_game(1, 1)}\n{_game(3)}\n", id="repeat"),
+        pytest.param(f"{HEADER}\n[1]\n", id="not-an-object-last"),
+        pytest.param(f'{HEADER}\n{{"type": "odd"}}\n{_game(1)}\n', id="unknown-type"),
+        pytest.param('{"type": "game"}\n', id="no-header"),
+        pytest.param(HEADER, id="torn-header"),
+        pytest.param("", id="empty"),
+        pytest.param(
+            json.dumps({"type": "tournament", "version": 1, "config": {}, "info": {}}) + "\n",
+            id="bad-info",
+        ),
+    ],
+)
+def test_stream_reads_what_read_event_reads(tmp_path: Path, text: str) -> None:
+    expected, got = _both(_write(tmp_path / "event", text))
+    assert got == expected
+
+
+def test_missing_directory_is_one_error(tmp_path: Path) -> None:
+    expected, got = _both(tmp_path / "nothing")
+    assert got == expected and isinstance(got, str) and "holds no tournament" in got
+
+
+def test_games_are_read_lazily(tmp_path: Path) -> None:
+    """Games before a broken line are yielded before the error: a report can be partly
+    built, and memory holds one line at a time."""
+    directory = _write(tmp_path / "event", f"{HEADER}\n{_game(1)}\n{{broken\n{_game(2)}\n")
+    games = open_event(directory).games()
+    assert next(games).number == 1
+    with pytest.raises(JournalError, match=r"journal.jsonl:3: unreadable journal line"):
+        next(games)
