@@ -4,7 +4,8 @@ The page holds, in order: the standings, forfeits by type, the pairwise crosstab
 the ratings (Elo against the field and per pair for two seats, Plackett–Luce for
 more) and the SPRT line, charts of points and ratings over the course of the event
 (and of the SPRT's log-likelihood ratio with its bounds), then every game with its
-tags, termination and moves, replayable position by position.
+tags, termination and moves, replayable position by position (each laid out by
+``tournaments.html.game_view``).
 
 Every table is the one ``referee standings`` prints: the same
 ``tournaments.play.event_dir.read_event`` reads the directory, the same
@@ -24,26 +25,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from referee.core import Termination
-from referee.errors import RulesError
-from referee.record import GameRecord, RecordSyntaxError, parse_records
 from tournaments.html.chart import Series, line_chart
-from tournaments.html.evaluation import evaluation_chart, movers_of, search_note
+from tournaments.html.game_view import GameViews, game_list, game_view, parse_game
 from tournaments.html.page import esc, json_block, page, table
-from tournaments.html.replay import (
-    REPLAY_SCRIPT,
-    FramePool,
-    Picture,
-    replay,
-    replay_frames,
-    svg_picture,
-)
+from tournaments.html.replay import REPLAY_SCRIPT, FramePool, Picture, svg_picture
 from tournaments.play.event_dir import Event
 from tournaments.results.game import GameReport
-from tournaments.results.summary import Summary, summarize, summary_json
+from tournaments.results.summary import EventInfo, Summary, summarize, summary_json
 from tournaments.results.tables import (
     crosstable_rows,
     elo_rows,
@@ -134,8 +125,8 @@ def _ratings(summary: Summary) -> str:
     return "".join(parts)
 
 
-def _charts(event: Event, order: Sequence[str]) -> str:
-    samples = timeline(event.info, event.games)
+def _charts(info: EventInfo, games: Sequence[GameReport], order: Sequence[str]) -> str:
+    samples = timeline(info, games)
     if not samples:
         return '<p class="note">No finished game yet.</p>'
 
@@ -152,7 +143,7 @@ def _charts(event: Event, order: Sequence[str]) -> str:
             y_label="points",
         )
     ]
-    if event.info.players == 2:
+    if info.players == 2:
         rating_title, rating_axis = "Elo against the field (unbounded values left out)", "Elo"
     else:
         rating_title, rating_axis = "Plackett–Luce rating", "rating"
@@ -165,7 +156,7 @@ def _charts(event: Event, order: Sequence[str]) -> str:
         )
     )
     llr = llr_series(samples)
-    sprt = event.info.sprt
+    sprt = info.sprt
     if llr and sprt is not None:
         parts.append(
             line_chart(
@@ -187,134 +178,47 @@ def _charts(event: Event, order: Sequence[str]) -> str:
     )
 
 
-# --- games -------------------------------------------------------------------------------
-
-
-def _moves_html(record: GameRecord, drawn: int) -> str:
-    """The movetext; plies below ``drawn`` are clickable (``data-ply``)."""
-    players = max(1, record.players)
-    parts = ['<span data-ply="0">start</span>' if drawn else "start"]
-    for ply, entry in enumerate(record.moves, start=1):
-        if (ply - 1) % players == 0:
-            parts.append(f"{(ply - 1) // players + 1}.")
-        hint = f' title="{esc(entry.comment)}"' if entry.comment else ""
-        note = search_note(entry.note.search)
-        extra = f' <small class="search">{esc(note)}</small>' if note else ""
-        if ply < drawn:
-            parts.append(f'<span data-ply="{ply}"{hint}>{esc(entry.text)}</span>{extra}')
-        else:
-            parts.append((f"<b{hint}>{esc(entry.text)}</b>" if drawn else esc(entry.text)) + extra)
-    return '<div class="moves">' + " ".join(parts) + "</div>"
-
-
-def _controls() -> str:
-    buttons = (
-        ("first", "|&lt;", "first position (Home)"),
-        ("prev", "&lt;", "previous ply (left arrow)"),
-        ("next", "&gt;", "next ply (right arrow)"),
-        ("last", "&gt;|", "last position (End)"),
-    )
-    html = "".join(
-        f'<button type="button" data-step="{step}" title="{hint}">{label}</button>'
-        for step, label, hint in buttons
-    )
-    return f'<div class="controls">{html} <span class="ply"></span></div>'
-
-
-@dataclass
-class _Games:
-    """The games' HTML and the replay data the page's script reads."""
-
-    pool: FramePool
-    picture: Picture
-    budget: int
-    replays: list[dict[str, Any] | None]
-    drawn_games: int = 0
-
-
-def _parse(report: GameReport) -> GameRecord | str:
-    """The game's record, or why it cannot be read."""
-    try:
-        records = parse_records(report.record, f"game {report.number}")
-    except RecordSyntaxError as exc:
-        return str(exc)
-    return records[0] if len(records) == 1 else f"{len(records)} records instead of one"
-
-
-def _game_html(report: GameReport, record: GameRecord | str, index: int, games: _Games) -> str:
-    seats = " vs ".join(report.seats)
-    if isinstance(record, str):
-        games.replays.append(None)
-        return (
-            f'<details class="game" id="game-{report.number}"><summary>Game {report.number}: '
-            f"{esc(seats)} (unreadable record)</summary><p class=bad>{esc(record)}</p>"
-            f"<pre>{esc(report.record)}</pre></details>"
-        )
-    notes: list[str] = []
-    drawn = 0
-    movers: list[int | None] = []
-    try:
-        replayed = replay(record)
-    except RulesError as exc:
-        notes.append(f"The record cannot be set up: {exc}")
-    else:
-        movers = movers_of(replayed.states)
-        if replayed.problem is not None:
-            notes.append(f"Replay stopped at {replayed.problem}")
-        if len(replayed.states) <= games.budget:
-            games.replays.append({"frames": replay_frames(replayed, games.pool, games.picture)})
-            games.budget -= len(replayed.states)
-            games.drawn_games += 1
-            drawn = len(replayed.states)
-        else:
-            notes.append(
-                "Not drawn: the report's budget of positions is spent "
-                "(see --max-positions); the moves and tags are below."
-            )
-    if not drawn:
-        games.replays.append(None)
-    termination = record.termination.value
-    reason = record.reason or report.outcome.reason
-    summary = (
-        f"Game {report.number} · round {report.round} · {esc(seats)} · "
-        f"<b>{esc(record.result)}</b> · {esc(termination)} · {len(record.moves)} plies"
-    )
-    tags = table(["Tag", "Value"], record.tags, css_class="tags", text_columns=(0, 1))
-    info = f"<p>Termination: <b>{esc(termination)}</b>{': ' + esc(reason) if reason else ''}</p>"
-    chart = evaluation_chart(record, movers)
-    board = (
-        f'<div class="boardcol">{_controls()}<div class="board"></div>{chart}</div>'
-        if drawn
-        else ""
-    )
-    note = "".join(f'<p class="note">{esc(n)}</p>' for n in notes) + ("" if drawn else chart)
-    attrs = f' data-game="{index}"' if drawn else ""
-    return (
-        f'<details class="game" id="game-{report.number}"{attrs}><summary>{summary}</summary>'
-        f'<div class="replay">{board}<div class="side">{info}{note}'
-        f"{_moves_html(record, drawn)}{tags}</div></div></details>"
-    )
-
-
-def _game_list(event: Event, records: Sequence[GameRecord | str]) -> str:
-    rows = []
-    for report, record in zip(event.games, records, strict=True):
-        result = record.result if isinstance(record, GameRecord) else "?"
-        rows.append(
-            f'<tr><td><a href="#game-{report.number}">{report.number}</a></td>'
-            f"<td>{report.round}</td><td class=name>{esc(' vs '.join(report.seats))}</td>"
-            f"<td class=name>{esc(result)}</td>"
-            f"<td class=name>{esc(report.outcome.termination.value)}</td>"
-            f"<td>{report.plies}</td></tr>"
-        )
-    head = (
-        "<tr><th>Game</th><th>Round</th><th class=name>Seats</th><th class=name>Result</th>"
-        "<th class=name>Termination</th><th>Plies</th></tr>"
-    )
-    return f'<table class="games"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
-
-
 # --- the page ----------------------------------------------------------------------------
+
+
+def event_sections(
+    info: EventInfo, summary: Summary, games: Sequence[GameReport], directory: object
+) -> str:
+    """Everything a report shows before its games: the title, the facts, the links, the
+    tables and the charts (``games``: the finished games in journal order; their
+    records are not read)."""
+    order = [row.name for row in summary.rows]
+    facts = (
+        f"{esc(info.game)}, {info.players} seats, {summary.done} of {info.total} games "
+        f"finished, entrants: {esc(', '.join(info.names))}. Directory: {esc(directory)}."
+    )
+    nav = "".join(
+        f'<a href="#{anchor}">{label}</a>'
+        for anchor, label in (
+            ("standings", "Standings"),
+            ("forfeits", "Forfeits"),
+            ("crosstable", "Crosstable"),
+            ("ratings", "Ratings"),
+            ("course", "Course of the event"),
+            ("games", "Games"),
+        )
+    )
+    return "".join(
+        [
+            f"<h1>{esc(title(summary))}</h1><p>{facts}</p><nav>{nav}</nav>",
+            _section("standings", "Standings", _plain_table(standings_rows(summary), "standings")),
+            _section(
+                "forfeits", "Forfeits by type", _plain_table(forfeit_rows(summary), "forfeits")
+            ),
+            _section(
+                "crosstable",
+                "Crosstable (pairwise points: ahead 1, tied 1/2, behind 0)",
+                _crosstable(summary),
+            ),
+            _section("ratings", "Ratings", _ratings(summary)),
+            _section("course", "Course of the event", _charts(info, games, order)),
+        ]
+    )
 
 
 def build_report(
@@ -328,53 +232,25 @@ def build_report(
     ``picture`` draws one position (default: ``referee.pictures.position_svg``).
     """
     summary = summarize(event.info, list(event.games))
-    games = _Games(FramePool(), picture or svg_picture, max(0, max_positions), [])
-    records = [_parse(report) for report in event.games]
+    games = GameViews(FramePool(), picture or svg_picture, max(0, max_positions), [])
+    records = [parse_game(report) for report in event.games]
     game_html = [
-        _game_html(report, record, i, games)
+        game_view(report, record, i, games)
         for i, (report, record) in enumerate(zip(event.games, records, strict=True))
     ]
-    order = [row.name for row in summary.rows]
-    info = event.info
-    facts = (
-        f"{esc(info.game)}, {info.players} seats, {summary.done} of {info.total} games "
-        f"finished, entrants: {esc(', '.join(info.names))}. Directory: {esc(event.directory)}."
-    )
     drawn_note = (
         f"{games.drawn_games} of {len(event.games)} games replayable "
         f"({games.pool.pictures} positions drawn)."
     )
-    nav = "".join(
-        f'<a href="#{anchor}">{label}</a>'
-        for anchor, label in (
-            ("standings", "Standings"),
-            ("forfeits", "Forfeits"),
-            ("crosstable", "Crosstable"),
-            ("ratings", "Ratings"),
-            ("course", "Course of the event"),
-            ("games", "Games"),
-        )
-    )
     body = "".join(
         [
-            f"<h1>{esc(title(summary))}</h1><p>{facts}</p><nav>{nav}</nav>",
-            _section("standings", "Standings", _plain_table(standings_rows(summary), "standings")),
-            _section(
-                "forfeits", "Forfeits by type", _plain_table(forfeit_rows(summary), "forfeits")
-            ),
-            _section(
-                "crosstable",
-                "Crosstable (pairwise points: ahead 1, tied 1/2, behind 0)",
-                _crosstable(summary),
-            ),
-            _section("ratings", "Ratings", _ratings(summary)),
-            _section("course", "Course of the event", _charts(event, order)),
+            event_sections(event.info, summary, event.games, event.directory),
             _section(
                 "games",
                 "Games",
                 f'<p class="note">{esc(drawn_note)} Open a game, then step with the buttons, '
                 "the left and right arrow keys, Home and End, or click a move.</p>"
-                + _game_list(event, records)
+                + game_list(event.games, records)
                 + "".join(game_html),
             ),
             json_block("results-data", json_safe(summary_json(summary))),
