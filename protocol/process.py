@@ -14,6 +14,12 @@ Inside ``open``:
   ``on_exit``, so a reader blocked on stdout learns of the exit even when a
   grandchild keeps the pipe open and EOF never comes.
 
+* with ``spec.sandbox`` set, the program is bubblewrap running the warden running
+  the engine (``protocol.sandbox``): the limits are applied inside, by the warden,
+  and its verdict (the engine's own exit status, and the limit that ended it, if
+  one did) is read when the sandbox ends. In root mode the referee writes the
+  sandbox's user maps right after the spawn (``SandboxLaunch.map_user``).
+
 The block's body owns the pipes: it writes ``stdin_fd`` and reads ``stdout_fd``
 directly (both non-blocking), and may ``close_stdin`` to ask the program to finish.
 When the block ends, however it ends (return, exception, cancellation), the group is
@@ -45,6 +51,7 @@ import trio
 from protocol import reaper
 from protocol.errors import EngineStartError
 from protocol.lines import LossyLineBuffer
+from protocol.sandbox_host import PROBE_TIMEOUT, SandboxLaunch
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
@@ -138,6 +145,11 @@ class EngineProcess:
         self.stdout_fd = -1
         """Our end of the engine's stdout (non-blocking); -1 once closed."""
         self._proc: trio.Process | None = None
+        self._launch: SandboxLaunch | None = None
+        """The sandbox's pipes and verdict, when ``spec.sandbox`` is set."""
+        self._last_stderr = ""
+        """The last line of stderr (bwrap's complaint when the sandbox cannot start)."""
+        self._stderr_done = trio.Event()
         self._tag = reaper.new_tag()
         """In the engine's environment: finds its descendants that left its group."""
 
@@ -175,9 +187,19 @@ class EngineProcess:
 
     async def _start(self, nursery: trio.Nursery) -> None:
         spec = self.spec
-        self._note(f"start {spec.command_line()}")
+        where = " (in the bwrap sandbox)" if spec.sandbox is not None else ""
+        self._note(f"start {spec.command_line()}{where}")
         reaper.become_subreaper()  # the engine's orphans come back to us: _reap_strays
         try:
+            if spec.sandbox is not None:
+                self._launch = SandboxLaunch(
+                    spec.argv,
+                    cwd=spec.cwd,
+                    env=spec.env,
+                    settings=spec.sandbox,
+                    max_memory_mb=spec.max_memory_mb,
+                    max_cpu_seconds=spec.max_cpu_seconds,
+                )
             proc: trio.Process = await nursery.start(self._run)
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             # OSError: no such program or cwd, not executable; ValueError: a NUL in argv.
@@ -189,28 +211,56 @@ class EngineProcess:
             self._note(message)
             raise EngineStartError(message) from None
         self._proc = proc
-        _limit_resources(proc.pid, spec)
         self.stdin_fd, self.stdout_fd = _fileno(proc.stdin), _fileno(proc.stdout)
         assert proc.stderr is not None
         nursery.start_soon(self._drain_stderr, proc.stderr)
+        if self._launch is None:
+            _limit_resources(proc.pid, spec)
+            return
+        self._launch.spawned()
+        if self._launch.as_root:
+            await self._map_user(self._launch)
+
+    async def _map_user(self, launch: SandboxLaunch) -> None:
+        """Root mode: read bwrap's info, write the sandbox's user maps, let it go on."""
+        stream = trio.lowlevel.FdStream(os.dup(launch.info_fd))
+        info = b""
+        try:
+            with trio.move_on_after(PROBE_TIMEOUT):
+                while chunk := await stream.receive_some(CHUNK_BYTES):
+                    info += chunk
+            launch.map_user(info)
+        except (OSError, ValueError, KeyError) as exc:
+            message = f"cannot start engine {self.spec.name!r} in the sandbox: {exc}"
+            self._note(message)
+            raise EngineStartError(message) from None
+        finally:
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
 
     async def _run(self, *, task_status: trio.TaskStatus[trio.Process]) -> None:
         """Run the engine until it exits; then set ``exited`` and call ``on_exit``."""
-        spec = self.spec
-        completed = await trio.run_process(
-            spec.argv,
+        spec, launch = self.spec, self._launch
+        await trio.run_process(
+            spec.argv if launch is None else launch.argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             check=False,
-            cwd=spec.cwd,
+            cwd=spec.cwd if launch is None else None,
             env=self._environment(),
             start_new_session=True,
             deliver_cancel=_terminate_then_kill_group,
+            pass_fds=() if launch is None else launch.pass_fds,
             task_status=task_status,
         )
+        if launch is not None:
+            launch.finish()
+            if not launch.ready:  # bwrap's complaint makes the message: wait for it
+                with trio.move_on_after(KILL_GRACE):
+                    await self._stderr_done.wait()
         self.exited.set()
-        self._note(f"process {describe_exit(completed.returncode)}")
+        self._note(f"process {self.exit_description()}")
         if self.on_exit is not None:
             self.on_exit()
 
@@ -232,9 +282,12 @@ class EngineProcess:
             if not chunk:
                 for line in buffer.flush():
                     record(now, line)
+                    self._last_stderr = line
+                self._stderr_done.set()
                 return
             for line in buffer.feed(chunk):
                 record(now, line)
+                self._last_stderr = line
 
     # --- the body's means ----------------------------------------------------------------
 
@@ -246,8 +299,27 @@ class EngineProcess:
 
     @property
     def returncode(self) -> int | None:
-        """The exit status once the process has exited (negative: killed by that signal)."""
+        """The exit status once the process has exited (negative: killed by that signal).
+
+        In the sandbox: the engine's own status as the warden saw it, once known."""
+        if self._launch is not None and self._launch.status is not None:
+            return self._launch.status
         return None if self._proc is None else self._proc.returncode
+
+    def exit_description(self) -> str:
+        """``describe_exit`` of the engine, with the sandbox's limit that ended it
+        (``"was killed by signal 9 (SIGKILL): process limit (64 processes ...)"``), or
+        why the sandbox did not start."""
+        text = describe_exit(self.returncode)
+        launch, proc = self._launch, self._proc
+        if launch is None or proc is None or proc.returncode is None:
+            return text
+        if launch.breach is not None:
+            return f"{text}: {launch.breach.detail}"
+        if not launch.ready:
+            said = f": {self._last_stderr}" if self._last_stderr else ""
+            return f"did not start in the sandbox (bwrap {describe_exit(proc.returncode)}{said})"
+        return text
 
     async def send_all(self, data: memoryview) -> None:
         """Write all of ``data`` to stdin, waiting for room in the pipe (the slow path;
@@ -273,11 +345,15 @@ class EngineProcess:
     async def _release(self) -> None:
         """After the nursery: kill stragglers of the group and close our pipe ends."""
         proc = self._proc
+        if self._launch is not None and proc is None:
+            self._launch.close()  # the spawn failed
         if proc is None:
             return
         # Members of the group that outlived the leader or ignored SIGTERM.
         _signal_group(proc.pid, signal.SIGKILL)
         await self._reap_strays(proc.pid)
+        if self._launch is not None:
+            self._launch.close()
         await self.close_stdin()
         self.stdout_fd = -1
         with trio.CancelScope(shield=True):

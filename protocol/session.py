@@ -92,6 +92,8 @@ MAX_INFOS = 100
 """``info`` texts kept per move request (the last ones); all are in the transcript."""
 EXIT_AFTER_EOF_GRACE = 0.1
 """After EOF on stdout, how long to wait for the exit status to put in the message."""
+SANDBOX_EXIT_GRACE = 0.5
+"""The same for a sandboxed engine (its status passes through the warden and bwrap)."""
 WRITE_TIMEOUT = 10.0
 """How long ``send`` waits for room in a full input pipe unless given a deadline."""
 DRAIN_CHUNKS = 16
@@ -423,9 +425,7 @@ class EngineSession:
             if self._exited.is_set():
                 # Exited, and the pipe is empty but open: a grandchild holds it.
                 raise self._fail(
-                    EngineTerminatedError(
-                        f"engine {self.spec.name!r} {describe_exit(self.returncode)}"
-                    )
+                    EngineTerminatedError(f"engine {self.spec.name!r} {self._exit_text()}")
                 )
             with trio.move_on_at(deadline) as scope:
                 self._waiting = scope
@@ -445,14 +445,12 @@ class EngineSession:
                 )
         if not chunk:
             # EOF. The exit status makes a better message; it normally follows at once.
-            with trio.move_on_after(EXIT_AFTER_EOF_GRACE):
+            # In the sandbox the status comes through the warden and bwrap: a bit later.
+            grace = EXIT_AFTER_EOF_GRACE if self.spec.sandbox is None else SANDBOX_EXIT_GRACE
+            with trio.move_on_after(grace):
                 await self._exited.wait()
-            what = "closed its output" if self.returncode is None else ""
-            raise self._fail(
-                EngineTerminatedError(
-                    f"engine {self.spec.name!r} {what or describe_exit(self.returncode)}"
-                )
-            )
+            what = "closed its output" if self.returncode is None else self._exit_text()
+            raise self._fail(EngineTerminatedError(f"engine {self.spec.name!r} {what}"))
         now = trio.current_time()
         try:
             lines = self._buffer.feed(chunk)
@@ -474,8 +472,14 @@ class EngineSession:
 
     def _terminated(self, what: str) -> EngineTerminatedError:
         return EngineTerminatedError(
-            f"engine {self.spec.name!r} {what} (process {describe_exit(self.returncode)})"
+            f"engine {self.spec.name!r} {what} (process {self._exit_text()})"
         )
+
+    def _exit_text(self) -> str:
+        """How the process ended (``describe_exit``, plus the sandbox's limit, if one)."""
+        if self._process is None:
+            return describe_exit(None)
+        return self._process.exit_description()
 
     @staticmethod
     def _unexpected(reply: Reply, during: str) -> str:

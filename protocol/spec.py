@@ -11,6 +11,8 @@ import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from protocol.sandbox import SandboxSettings
+
 
 @dataclass(frozen=True, slots=True)
 class EngineSpec:
@@ -34,6 +36,11 @@ class EngineSpec:
     """A node limit sent with every ``go`` (``go nodes <n>``; fastchess's ``nodes=``)."""
     depth: int | None = None
     """A depth limit sent with every ``go`` (``go depth <d>``)."""
+    sandbox: SandboxSettings | None = None
+    """Run the engine in the bubblewrap sandbox with these settings (``protocol.sandbox``);
+    None runs it as a plain process. In the sandbox ``max_memory_mb`` bounds the resident
+    memory of all its processes together and ``max_cpu_seconds`` their CPU time, both
+    checked by the warden (each process's own limits stay as a backstop)."""
 
     def __post_init__(self) -> None:
         if not self.argv or not self.argv[0]:

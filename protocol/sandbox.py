@@ -1,0 +1,233 @@
+"""The bubblewrap sandbox for untrusted engines: its settings and its command line (pure).
+
+An engine whose ``EngineSpec.sandbox`` is set runs as
+``bwrap OPTIONS python -I -S warden.py KEY=VALUE... -- ENGINE ARGV`` (``protocol.warden``
+is the sandbox's process 1). What it sees and may do:
+
+* new user, PID, network, IPC and UTS namespaces (and cgroup, where the kernel has
+  them): no network at all (only a loopback of its own), no other process, no
+  System V IPC or abstract socket of the host;
+* a root file system of its own with, read-only, the host's system directories
+  (``SYSTEM_PATHS``), the directories of the Python that runs the warden, the
+  referee's own code, and the engine's program directories; nothing else of the host
+  (not the referee user's home, not the event's output directory, not the other
+  entrants), and those ``hidden`` paths are covered by an empty read-only file
+  system where they lie inside a shown directory;
+* three writable, size-limited tmpfs: ``/scratch`` (its ``HOME``, and its working
+  directory unless it has one), ``/tmp`` and ``/dev/shm``, each empty at the start
+  and gone with the sandbox; the root itself is remounted read-only;
+* a fresh ``/proc`` (its own processes only) and a minimal ``/dev``;
+* an environment of its own: ``PATH``, ``HOME``, ``TMPDIR``, ``LANG``, ``PYTHONPATH``
+  (the referee's code, for the built-in bots) and the spec's ``env``; nothing of the
+  referee's;
+* it dies with the referee (``--die-with-parent``), and everything it started dies
+  with its process 1.
+
+*Root mode.* An engine must not run as root: root is exempt from ``RLIMIT_NPROC``
+and owns every root-owned file it can see. When the referee runs as root, bwrap is
+given ``--userns-block-fd``/``--info-fd``: the referee writes the new user
+namespace's maps itself (``0 0 1`` and ``SANDBOX_UID``), bwrap sets up the mounts as
+root of that namespace (so it can read what root can), and the warden becomes
+``SANDBOX_UID`` before it starts the engine. Otherwise bwrap maps the referee's own
+user and ``--disable-userns`` forbids nested user namespaces.
+
+Nothing here touches the host: ``protocol.sandbox_host`` finds the ``Layout`` on this
+machine, opens the pipes and runs the command.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from protocol.warden import Config
+
+PACKAGE = "bubblewrap"
+"""The Debian (and Ubuntu, Fedora, Arch) package that provides ``bwrap``."""
+SANDBOX_UID = 65534
+"""Root mode: the user (and group) engines run as on the host (``nobody``)."""
+SYSTEM_PATHS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Host paths shown read-only when they exist (a symbolic link is copied as one)."""
+SCRATCH = "/scratch"
+"""The engine's private scratch directory (``HOME``) inside the sandbox."""
+WRITABLE = (SCRATCH, "/tmp", "/dev/shm")
+"""The size-limited tmpfs of the sandbox, watched by the warden."""
+HOSTNAME = "sandbox"
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+MAX_OPEN_FILES = 1024
+"""``RLIMIT_NOFILE`` in the sandbox (the referee may have raised its own limit)."""
+BYTES_PER_FILE = 4096
+"""The scratch file systems hold at most one file per this many bytes of their size."""
+ADDRESS_SPACE_FACTOR = 2
+"""Each process's address space may reach this many times ``max_memory_mb``: a hard
+backstop behind the warden's check of the resident memory of all processes."""
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxSettings:
+    """How one engine is confined, beyond its ``EngineSpec`` memory and CPU limits."""
+
+    max_processes: int = 64
+    """Processes and threads the engine may have at once, itself included."""
+    max_scratch_mb: int = 64
+    """Size of each writable file system (``/scratch``, ``/tmp``, ``/dev/shm``), MiB."""
+    hidden: tuple[str, ...] = ()
+    """Absolute host paths the engine must never see (the event's output directory,
+    the other entrants' directories); the referee user's home is always hidden."""
+
+    def __post_init__(self) -> None:
+        if self.max_processes < 1:
+            raise ValueError("the sandbox's process limit must be positive")
+        if self.max_scratch_mb < 1:
+            raise ValueError("the sandbox's scratch size must be positive")
+        for path in self.hidden:
+            if not os.path.isabs(path):
+                raise ValueError(f"a hidden path must be absolute: {path!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What the sandbox shows of this host, resolved (``sandbox_host.layout_for``)."""
+
+    system: tuple[tuple[str, str | None], ...]
+    """``(path, None)`` for a directory to show read-only, ``(path, target)`` for a
+    symbolic link to copy (``/bin -> usr/bin`` on merged-/usr systems)."""
+    visible: tuple[str, ...]
+    """Host directories shown read-only at the same path (outside ``system``)."""
+    masked: tuple[str, ...]
+    """Hidden host paths inside a shown directory: covered by an empty file system."""
+    python: str
+    """The interpreter that runs the warden (visible inside)."""
+    warden: str
+    """The warden's file (visible inside)."""
+    code_root: str
+    """The directory holding the referee's packages (``PYTHONPATH`` inside)."""
+    cwd: str
+    """The engine's working directory inside."""
+    as_root: bool
+    """The referee runs as root: root mode (see the module docstring)."""
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path != directory and path.startswith(directory.rstrip("/") + "/")
+
+
+def masks(visible: Sequence[str], hidden: Sequence[str]) -> tuple[str, ...]:
+    """The hidden paths that lie inside a visible directory, outermost first (pure)."""
+    found = {h for h in hidden if any(_inside(h, v) or h == v for v in visible)}
+    return tuple(sorted(found, key=lambda p: (p.count("/"), p)))
+
+
+def parents(paths: Sequence[str]) -> list[str]:
+    """The ancestors of ``paths`` (``/`` left out), each once, parents first (pure)."""
+    found: list[str] = []
+    for path in paths:
+        parts = path.strip("/").split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            parent = "/" + "/".join(parts[:depth])
+            if parent not in found:
+                found.append(parent)
+    return sorted(found, key=lambda p: (p.count("/"), p))
+
+
+def warden_config(
+    settings: SandboxSettings,
+    *,
+    report_fd: int,
+    max_memory_mb: int | None,
+    max_cpu_seconds: int | None,
+    as_root: bool,
+) -> Config:
+    """The warden's orders for an engine with these limits (pure)."""
+    scratch = settings.max_scratch_mb * MIB
+    rlimits = {
+        # One more for the warden, which counts in the same user namespace.
+        "NPROC": settings.max_processes + 1,
+        "FSIZE": scratch,
+        "NOFILE": MAX_OPEN_FILES,
+        "CORE": 0,
+    }
+    if max_memory_mb is not None:
+        rlimits["AS"] = max_memory_mb * MIB * ADDRESS_SPACE_FACTOR
+    if max_cpu_seconds is not None:
+        rlimits["CPU"] = max_cpu_seconds
+    return Config(
+        report=report_fd,
+        max_processes=settings.max_processes,
+        rlimits=rlimits,
+        max_memory=None if max_memory_mb is None else max_memory_mb * MIB,
+        max_cpu=None if max_cpu_seconds is None else float(max_cpu_seconds),
+        watch=WRITABLE,
+        max_files=max(64, scratch // BYTES_PER_FILE),
+        drop=(SANDBOX_UID, SANDBOX_UID) if as_root else None,
+    )
+
+
+def environment(layout: Layout, extra: Mapping[str, str] | None) -> dict[str, str]:
+    """The engine's whole environment inside the sandbox (pure)."""
+    env = {
+        "PATH": DEFAULT_PATH,
+        "HOME": SCRATCH,
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": layout.code_root,
+        "PYTHONDONTWRITEBYTECODE": "1",  # the code it sees is read-only anyway
+    }
+    env.update(extra or {})
+    return env
+
+
+def bwrap_argv(
+    layout: Layout,
+    settings: SandboxSettings,
+    config: Config,
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    *,
+    bwrap: str = "bwrap",
+    info_fd: int | None = None,
+    block_fd: int | None = None,
+) -> list[str]:
+    """The whole command line: bwrap, its options, the warden and the engine (pure).
+
+    ``info_fd`` and ``block_fd`` are for root mode (``layout.as_root``): bwrap writes
+    the sandbox's pid on the first and waits on the second until the referee has
+    written the user namespace's maps.
+    """
+    if layout.as_root and (info_fd is None or block_fd is None):
+        raise ValueError("root mode needs the info and block descriptors")
+    cmd = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+           "--unshare-uts", "--unshare-cgroup-try", "--hostname", HOSTNAME,
+           "--die-with-parent", "--as-pid-1"]  # fmt: skip
+    if layout.as_root:
+        cmd += ["--userns-block-fd", str(block_fd), "--info-fd", str(info_fd),
+                "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                "--cap-add", "CAP_SYS_RESOURCE"]  # fmt: skip
+    else:
+        cmd += ["--disable-userns"]
+    for path, target in layout.system:
+        cmd += ["--symlink", target, path] if target is not None else ["--ro-bind", path, path]
+    # bwrap makes missing parents of a mount point private (0700): the engine, another
+    # user in root mode, could not reach what is mounted there.
+    for parent in parents(layout.visible):
+        cmd += ["--perms", "0755", "--dir", parent]
+    for path in layout.visible:
+        cmd += ["--ro-bind", path, path]
+    for path in layout.masked:
+        # Empty, read-only, and what it covered of the visible directories comes back.
+        cmd += ["--perms", "0555", "--size", "4096", "--tmpfs", path]
+        for inner in layout.visible:
+            if _inside(inner, path):
+                cmd += ["--ro-bind", inner, inner]
+        cmd += ["--remount-ro", path]
+    cmd += ["--proc", "/proc", "--dev", "/dev"]
+    size = str(settings.max_scratch_mb * MIB)
+    for path in WRITABLE:
+        cmd += ["--perms", "1777", "--size", size, "--tmpfs", path]
+    cmd += ["--remount-ro", "/", "--chdir", layout.cwd, "--clearenv"]
+    for key, value in env.items():
+        cmd += ["--setenv", key, value]
+    cmd += ["--", layout.python, "-I", "-S", layout.warden, *config.to_args(), "--", *argv]
+    return cmd

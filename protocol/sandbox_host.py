@@ -1,0 +1,293 @@
+"""The sandbox on this host: what it shows, the pipes of one start, and a check that it works.
+
+``protocol.sandbox`` builds the command line from a ``Layout``; this module finds the
+layout on this machine (``layout_for``), holds the descriptors of one sandboxed start
+(``SandboxLaunch``: the warden's report pipe and, in root mode, bwrap's info and block
+pipes and the user namespace's maps) and checks once per process that bubblewrap
+works here (``probe``). No trio: ``protocol.process`` awaits what needs awaiting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from protocol import warden
+from protocol.sandbox import (
+    PACKAGE,
+    SANDBOX_UID,
+    SCRATCH,
+    SYSTEM_PATHS,
+    Layout,
+    SandboxSettings,
+    bwrap_argv,
+    environment,
+    masks,
+    warden_config,
+)
+
+PROBE_TIMEOUT = 20.0
+"""Seconds the check may take (a sandbox normally starts in a few milliseconds)."""
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or cannot make a sandbox here; ``str()`` is one line."""
+
+
+def _under(path: str, roots: Sequence[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def _system() -> tuple[tuple[str, str | None], ...]:
+    found: list[tuple[str, str | None]] = []
+    for path in SYSTEM_PATHS:
+        if os.path.islink(path):
+            found.append((path, os.readlink(path)))
+        elif os.path.isdir(path):
+            found.append((path, None))
+    return tuple(found)
+
+
+def program_dirs(argv: Sequence[str], cwd: str | None, path: str | None) -> list[str]:
+    """The engine's own directories on the host: its working directory, its program's,
+    and its script's (the first argument naming an existing file), resolved."""
+    base = cwd or os.getcwd()
+    found = [os.path.realpath(cwd)] if cwd else []
+    program = argv[0]
+    located = os.path.join(base, program) if "/" in program else shutil.which(program, path=path)
+    if located:
+        found.append(os.path.dirname(os.path.realpath(located)))
+    for arg in argv[1:]:
+        candidate = os.path.join(base, arg) if "/" in arg else None
+        if candidate is not None and os.path.isfile(candidate):
+            found.append(os.path.dirname(os.path.realpath(candidate)))
+            break
+    return found
+
+
+def code_root() -> str:
+    """The directory holding the referee's packages (``protocol``, ``bots``, ...)."""
+    return str(Path(warden.__file__).resolve().parent.parent)
+
+
+def layout_for(
+    argv: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    settings: SandboxSettings,
+) -> Layout:
+    """What the sandbox of this engine shows of this host (reads the file system)."""
+    system = _system()
+    system_dirs = [os.path.realpath(p) for p, target in system if target is None]
+    root = code_root()
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    candidates = [root, *sorted(prefixes), *program_dirs(argv, cwd, (env or {}).get("PATH"))]
+    visible: list[str] = []
+    for candidate in candidates:
+        real = os.path.realpath(candidate)
+        if real not in visible and not _under(real, system_dirs) and os.path.isdir(real):
+            visible.append(real)
+    homes = {os.path.realpath(str(Path.home()))}
+    if os.environ.get("HOME"):
+        homes.add(os.path.realpath(os.environ["HOME"]))
+    hidden = [os.path.realpath(h) for h in settings.hidden] + sorted(homes)
+    return Layout(
+        system=system,
+        visible=tuple(visible),
+        masked=masks(visible, hidden),
+        python=sys.executable,
+        warden=os.path.join(root, "protocol", "warden.py"),
+        code_root=root,
+        cwd=os.path.realpath(cwd) if cwd else SCRATCH,
+        as_root=os.geteuid() == 0,
+    )
+
+
+def _pipe() -> tuple[int, int]:
+    return os.pipe2(os.O_CLOEXEC)
+
+
+class SandboxLaunch:
+    """The command line and descriptors of one sandboxed start.
+
+    Use: ``launch = SandboxLaunch(...)``; spawn ``launch.argv`` with
+    ``pass_fds=launch.pass_fds``; then ``launch.spawned()``; in root mode
+    ``launch.map_user(info)`` with what bwrap wrote on ``launch.info_fd``; after the
+    exit, ``launch.finish()``; ``close()`` in any case.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None,
+        env: Mapping[str, str] | None,
+        settings: SandboxSettings,
+        max_memory_mb: int | None,
+        max_cpu_seconds: int | None,
+        bwrap: str = "bwrap",
+    ) -> None:
+        layout = layout_for(argv, cwd, env, settings)
+        self.as_root = layout.as_root
+        self._mine: list[int] = []
+        self._theirs: list[int] = []
+        self.report_fd = self._open()
+        report_w = self._theirs[-1]
+        self.info_fd = self.block_fd = -1
+        info_w = block_r = None
+        if self.as_root:
+            self.info_fd = self._open()
+            info_w = self._theirs[-1]
+            block_r, self.block_fd = _pipe()
+            self._theirs.append(block_r)
+            self._mine.append(self.block_fd)
+        config = warden_config(
+            settings,
+            report_fd=report_w,
+            max_memory_mb=max_memory_mb,
+            max_cpu_seconds=max_cpu_seconds,
+            as_root=self.as_root,
+        )
+        self.argv = bwrap_argv(
+            layout, settings, config, argv, environment(layout, env),
+            bwrap=bwrap, info_fd=info_w, block_fd=block_r,
+        )  # fmt: skip
+        self.pass_fds = tuple(self._theirs)
+        self.ready = False
+        """The warden said the sandbox is up (set by ``finish``)."""
+        self.status: int | None = None
+        """The engine's returncode as the warden saw it (set by ``finish``)."""
+        self.breach: warden.Breach | None = None
+        """The limit that ended the engine, if one did (set by ``finish``)."""
+
+    def _open(self) -> int:
+        """A pipe: our read end (returned), its write end for the child."""
+        ours, theirs = _pipe()
+        self._mine.append(ours)
+        self._theirs.append(theirs)
+        return ours
+
+    def spawned(self) -> None:
+        """Close the child's ends in this process (the child has its copies)."""
+        for fd in self._theirs:
+            os.close(fd)
+        self._theirs.clear()
+
+    def map_user(self, info: bytes) -> None:
+        """Root mode: write the new user namespace's maps, then let bwrap go on.
+
+        ``info`` is everything bwrap wrote on the info pipe.
+
+        :raises OSError: the maps cannot be written (bwrap died, or the kernel refused).
+        :raises ValueError: ``info`` is not bwrap's JSON.
+        """
+        child = int(json.loads(info)["child-pid"])
+        maps = f"0 0 1\n{SANDBOX_UID} {SANDBOX_UID} 1\n".encode()
+        for name in ("uid_map", "gid_map"):
+            fd = os.open(f"/proc/{child}/{name}", os.O_WRONLY)
+            try:
+                os.write(fd, maps)  # one write: the kernel takes a map whole or not at all
+            finally:
+                os.close(fd)
+        os.write(self.block_fd, b"1")
+
+    def finish(self) -> None:
+        """Read the warden's report, once the sandbox has ended (never blocks)."""
+        chunks = []
+        os.set_blocking(self.report_fd, False)
+        with contextlib.suppress(BlockingIOError, OSError):
+            while chunk := os.read(self.report_fd, 4096):
+                chunks.append(chunk)
+        self.ready, self.status, self.breach = warden.parse_report(
+            b"".join(chunks).decode(errors="replace")
+        )
+
+    def close(self) -> None:
+        """Close every descriptor still open (idempotent)."""
+        for fd in self._mine + self._theirs:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._mine.clear()
+        self._theirs.clear()
+
+
+def _unavailable(reason: str) -> SandboxUnavailable:
+    return SandboxUnavailable(
+        f"cannot use the bwrap sandbox: {reason} (it needs the package {PACKAGE}"
+        " and a kernel that allows user namespaces)"
+    )
+
+
+def _read_all(fd: int, deadline: float) -> bytes:
+    data = b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+_probed: set[int] = set()
+
+
+def probe(bwrap: str = "bwrap") -> None:
+    """Check, once per process, that a sandbox starts here and runs a program in it.
+
+    :raises SandboxUnavailable: one line naming the package to install.
+    """
+    if os.getpid() in _probed:
+        return
+    if shutil.which(bwrap) is None:
+        raise _unavailable("bwrap is not installed")
+    check_sandbox(bwrap)
+    _probed.add(os.getpid())
+
+
+def check_sandbox(bwrap: str = "bwrap") -> None:
+    """Start a sandbox that runs ``true`` and check that it ends as it should (blocks).
+
+    :raises SandboxUnavailable: it did not.
+    """
+    launch = SandboxLaunch(
+        ["true"], cwd=None, env=None, settings=SandboxSettings(),
+        max_memory_mb=None, max_cpu_seconds=None, bwrap=bwrap,
+    )  # fmt: skip
+    deadline = time.monotonic() + PROBE_TIMEOUT
+    try:
+        try:
+            process = subprocess.Popen(
+                launch.argv, pass_fds=launch.pass_fds, stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+            )  # fmt: skip
+        except OSError as exc:
+            raise _unavailable(f"{bwrap}: {exc.strerror}") from None
+        launch.spawned()
+        with process:
+            try:
+                if launch.as_root:
+                    launch.map_user(_read_all(launch.info_fd, deadline))
+                _, err = process.communicate(timeout=max(0.1, deadline - time.monotonic()))
+            except (OSError, ValueError, KeyError, subprocess.TimeoutExpired) as exc:
+                process.kill()
+                _, err = process.communicate()
+                if not err.strip():
+                    raise _unavailable(f"the sandbox did not start ({exc})") from None
+        launch.finish()
+        if not launch.ready or launch.status != 0:
+            lines = err.decode(errors="replace").strip().splitlines()
+            reason = lines[-1] if lines else f"bwrap exited with code {process.returncode}"
+            raise _unavailable(reason)
+    finally:
+        launch.close()
