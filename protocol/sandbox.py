@@ -211,7 +211,8 @@ def bwrap_argv(
         cmd += ["--symlink", target, path] if target is not None else ["--ro-bind", path, path]
     # bwrap makes missing parents of a mount point private (0700): the engine, another
     # user in root mode, could not reach what is mounted there.
-    for parent in parents(layout.visible):
+    outermost = [v for v in layout.visible if not any(_inside(v, w) for w in layout.visible)]
+    for parent in parents(outermost):
         cmd += ["--perms", "0755", "--dir", parent]
     for path in layout.visible:
         cmd += ["--ro-bind", path, path]

@@ -106,7 +106,10 @@ class EnginePlayer:
     Use ``async with EnginePlayer.open(spec) as player:``; the process never
     outlives the block. After a crash, timeout or protocol violation the session
     is discarded (a late reply could otherwise be taken for the next game's move)
-    and a fresh process is started at the next ``start_game``.
+    and a fresh process is started at the next ``start_game``. An engine in the
+    sandbox (``spec.sandbox``) gets a fresh process for every game: its scratch
+    directory, ``/tmp`` and memory end with the game, so nothing of one game (nor of
+    an opponent seen in it) reaches the next.
 
     Each process lives in a host task inside the player's own nursery, opened
     with the block, so a restart in the middle of a match nests correctly with
@@ -289,7 +292,7 @@ class EnginePlayer:
                 failed = False
             except EngineError:
                 pass
-        if failed:
+        if failed or self.spec.sandbox is not None:
             await self._discard()
 
 

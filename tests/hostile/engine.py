@@ -1,0 +1,170 @@
+"""A hostile engine: plays random legal moves, and attacks once, at its first ``go``.
+
+``python tests/hostile/engine.py ATTACK [ARG...]``. Every attempt and its outcome go
+to stderr as ``hostile: ...`` lines (the referee puts them in the transcript), so
+tests read there what the engine could and could not do. Attacks:
+
+* ``read PATH...``: print each file's first line, or why it cannot be read;
+* ``connect HOST:PORT`` and ``resolve NAME``: a TCP connection, a name lookup;
+* ``write PATH...``: append a line to each file (creating it), or say why not;
+* ``forkbomb``: processes that fork forever and keep every process they get; the
+  engine never answers this ``go``;
+* ``hog``: allocate and touch memory 8 MiB at a time, forever;
+* ``fill``: write to ``$HOME`` until something stops it;
+* ``spin``: burn CPU forever;
+* ``kill``: fork a child, then ``kill -9 -1``; report who is still alive, play on.
+
+The three that could hurt the machine (``forkbomb``, ``kill``, ``fill``) only attack
+inside the referee's sandbox (process 1 is the warden); elsewhere they say so and
+play fair. ``kill -9 -1`` as root outside a sandbox would kill every process of the
+host.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+import time
+from collections.abc import Sequence
+
+from bots.engine import run_engine
+from bots.random_bot import RandomBrain
+from protocol.messages import Go, Position
+
+
+def say(text: str) -> None:
+    print(f"hostile: {text}", file=sys.stderr, flush=True)
+
+
+def sandboxed() -> bool:
+    """Whether process 1 is the referee's warden (so this runs in its sandbox)."""
+    try:
+        with open("/proc/1/cmdline", "rb") as f:
+            return b"warden.py" in f.read() and os.getpid() != 1
+    except OSError:
+        return False
+
+
+def read(paths: Sequence[str]) -> None:
+    for path in paths:
+        try:
+            with open(path) as f:
+                say(f"read {path}: OK {f.readline().strip()}")
+        except OSError as exc:
+            say(f"read {path}: failed ({exc.strerror})")
+
+
+def connect(target: str) -> None:
+    host, _, port = target.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=3) as conn:
+            conn.sendall(b"hostile was here\n")
+            say(f"connect {target}: OK")
+    except OSError as exc:
+        say(f"connect {target}: failed ({exc.strerror or exc})")
+
+
+def resolve(name: str) -> None:
+    try:
+        found = socket.getaddrinfo(name, 80)
+        say(f"resolve {name}: OK {found[0][4][0]}")
+    except OSError as exc:
+        say(f"resolve {name}: failed ({exc.strerror or exc})")
+
+
+def write(paths: Sequence[str]) -> None:
+    for path in paths:
+        try:
+            with open(path, "a") as f:
+                f.write("hostile was here\n")
+            say(f"write {path}: OK")
+        except OSError as exc:
+            say(f"write {path}: failed ({exc.strerror})")
+
+
+def forkbomb() -> None:
+    say("fork bomb")
+    while True:
+        try:
+            os.fork()  # parent and child both go on forking
+        except OSError:
+            time.sleep(0.001)
+
+
+def hog() -> None:
+    say("memory hog")
+    held = []
+    while True:
+        held.append(bytearray(8 * 1024 * 1024))  # zeroed: every page is touched
+
+
+def fill() -> None:
+    say("filling $HOME")
+    chunk = b"x" * (1 << 20)
+    with open(os.path.join(os.environ.get("HOME", "/tmp"), "fill"), "wb") as f:
+        for _ in range(1 << 20):
+            f.write(chunk)
+            f.flush()
+
+
+def spin() -> None:
+    say("spinning")
+    while True:
+        pass
+
+
+def kill_all() -> None:
+    child = os.fork()
+    if child == 0:
+        time.sleep(3600)
+        os._exit(0)
+    os.kill(-1, signal.SIGKILL)
+    time.sleep(0.1)
+    _, status = os.waitpid(child, 0)
+    dead = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    say(f"kill -9 -1 done; my child was killed: {dead}; I am alive")
+
+
+class HostileBrain(RandomBrain):
+    def __init__(self, attack: str, args: Sequence[str]) -> None:
+        super().__init__(seed=7)
+        self.attack, self.args, self.done = attack, tuple(args), False
+
+    def choose(self, position: Position, go: Go) -> str:
+        if not self.done:
+            self.done = True
+            self.strike()
+        return super().choose(position, go)
+
+    def strike(self) -> None:
+        attack, args = self.attack, self.args
+        if attack in ("forkbomb", "kill", "fill") and not sandboxed():
+            say(f"{attack}: not in a sandbox, so not attacking")
+        elif attack == "read":
+            read(args)
+        elif attack == "connect":
+            connect(args[0])
+            resolve(args[1])
+        elif attack == "write":
+            write(args)
+        elif attack == "forkbomb":
+            forkbomb()
+        elif attack == "hog":
+            hog()
+        elif attack == "fill":
+            fill()
+        elif attack == "spin":
+            spin()
+        elif attack == "kill":
+            kill_all()
+
+
+def main(argv: Sequence[str]) -> int:
+    attack, args = argv[0], argv[1:]
+    return run_engine(lambda: HostileBrain(attack, args), name=f"hostile-{attack}", author="tests")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

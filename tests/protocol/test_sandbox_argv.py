@@ -1,0 +1,181 @@
+"""The sandbox's command line and the warden's orders, built from settings (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from protocol.sandbox import (
+    ADDRESS_SPACE_FACTOR,
+    MIB,
+    SANDBOX_UID,
+    SCRATCH,
+    WRITABLE,
+    Layout,
+    SandboxSettings,
+    bwrap_argv,
+    environment,
+    masks,
+    parents,
+    warden_config,
+)
+from protocol.warden import Config
+
+LAYOUT = Layout(
+    system=(("/usr", None), ("/etc", None), ("/bin", "usr/bin")),
+    visible=("/opt/referee", "/opt/py", "/home/alice/engines/mine"),
+    masked=("/opt/referee/out",),
+    python="/opt/py/bin/python3",
+    warden="/opt/referee/protocol/warden.py",
+    code_root="/opt/referee",
+    cwd=SCRATCH,
+    as_root=False,
+)
+
+
+def build(layout: Layout = LAYOUT, **kwargs: object) -> list[str]:
+    settings = SandboxSettings(max_processes=9, max_scratch_mb=3)
+    config = warden_config(
+        settings, report_fd=5, max_memory_mb=100, max_cpu_seconds=7, as_root=layout.as_root
+    )
+    env = environment(layout, {"MINE": "1"})
+    return bwrap_argv(layout, settings, config, ["./engine", "--fast"], env, **kwargs)  # type: ignore[arg-type]
+
+
+def pairs(argv: list[str], option: str) -> list[tuple[str, str]]:
+    return [(argv[i + 1], argv[i + 2]) for i, a in enumerate(argv) if a == option]
+
+
+def singles(argv: list[str], option: str) -> list[str]:
+    return [argv[i + 1] for i, a in enumerate(argv) if a == option]
+
+
+def test_every_namespace_is_new_and_the_sandbox_dies_with_the_referee() -> None:
+    argv = build()
+    options = argv[: argv.index("--")]
+    flags = ["--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+             "--die-with-parent", "--as-pid-1", "--disable-userns"]  # fmt: skip
+    for flag in flags:
+        assert flag in options, flag
+    assert "--share-net" not in argv
+
+
+def test_the_host_is_shown_read_only_and_only_what_the_layout_names() -> None:
+    argv = build()
+    assert pairs(argv, "--ro-bind") == [
+        ("/usr", "/usr"), ("/etc", "/etc"),
+        ("/opt/referee", "/opt/referee"), ("/opt/py", "/opt/py"),
+        ("/home/alice/engines/mine", "/home/alice/engines/mine"),
+    ]  # fmt: skip
+    assert pairs(argv, "--symlink") == [("usr/bin", "/bin")]
+    assert pairs(argv, "--bind") == [] and pairs(argv, "--dev-bind") == []
+    # The root is read-only once everything is mounted.
+    assert singles(argv, "--remount-ro")[-1] == "/"
+
+
+def test_parents_of_mount_points_are_made_reachable() -> None:
+    argv = build()
+    made = [argv[i + 3] for i, a in enumerate(argv) if a == "--perms" and argv[i + 2] == "--dir"]
+    assert made == ["/home", "/opt", "/home/alice", "/home/alice/engines"]
+    assert parents(["/a/b/c", "/a/d"]) == ["/a", "/a/b"]
+
+
+def test_a_hidden_path_inside_a_visible_one_is_covered_read_only() -> None:
+    argv = build()
+    start = argv.index("/opt/referee/out") - 5
+    assert argv[start : start + 6] == [
+        "--perms", "0555", "--size", "4096", "--tmpfs", "/opt/referee/out",
+    ]  # fmt: skip
+    assert "/opt/referee/out" in singles(argv, "--remount-ro")
+
+
+def test_masks_keep_only_hidden_paths_inside_visible_ones() -> None:
+    visible = ["/srv/event", "/root/.pyenv/versions/3.11"]
+    hidden = ["/srv/event/out", "/root", "/srv/other", "/srv/event"]
+    # /root contains a visible directory but is not itself mounted: nothing to cover.
+    assert masks(visible, hidden) == ("/srv/event", "/srv/event/out")
+
+
+def test_a_visible_directory_inside_a_mask_comes_back() -> None:
+    layout = replace(LAYOUT, visible=("/srv", "/srv/out/mine"), masked=("/srv/out",))
+    argv = build(layout)
+    mask = argv.index("--tmpfs") + 1
+    assert argv[mask] == "/srv/out"
+    assert argv[mask + 1 : mask + 4] == ["--ro-bind", "/srv/out/mine", "/srv/out/mine"]
+    assert argv[mask + 4 : mask + 6] == ["--remount-ro", "/srv/out"]
+
+
+def test_writable_places_are_size_limited_tmpfs() -> None:
+    argv = build()
+    for path in WRITABLE:
+        at = argv.index(path)
+        assert argv[at - 5 : at] == ["--perms", "1777", "--size", str(3 * MIB), "--tmpfs"]
+
+
+def test_the_environment_is_the_sandbox_s_own() -> None:
+    argv = build()
+    assert "--clearenv" in argv
+    env = dict(pairs(argv, "--setenv"))
+    assert env == {
+        "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8", "PYTHONPATH": "/opt/referee", "PYTHONDONTWRITEBYTECODE": "1",
+        "MINE": "1",
+    }  # fmt: skip
+    assert singles(argv, "--chdir") == [SCRATCH]
+
+
+def test_the_warden_runs_the_engine_with_its_orders() -> None:
+    argv = build()
+    first = argv.index("--")
+    assert argv[first + 1 : first + 5] == [
+        "/opt/py/bin/python3", "-I", "-S", "/opt/referee/protocol/warden.py",
+    ]  # fmt: skip
+    second = argv.index("--", first + 1)
+    assert argv[second + 1 :] == ["./engine", "--fast"]
+    config = Config.from_args(argv[first + 5 : second])
+    assert config.report == 5 and config.drop is None
+    assert config.max_processes == 9 and config.rlimits["NPROC"] == 10  # and the warden
+    assert config.max_memory == 100 * MIB
+    assert config.rlimits["AS"] == 100 * MIB * ADDRESS_SPACE_FACTOR
+    assert config.rlimits["CPU"] == 7 and config.max_cpu == 7.0
+    assert config.rlimits["FSIZE"] == 3 * MIB and config.rlimits["CORE"] == 0
+    assert config.watch == WRITABLE
+
+
+def test_root_mode_maps_users_itself_and_drops_to_an_unprivileged_one() -> None:
+    layout = replace(LAYOUT, as_root=True)
+    with pytest.raises(ValueError, match="root mode"):
+        build(layout)
+    argv = build(layout, info_fd=6, block_fd=7)
+    options = argv[: argv.index("--")]
+    assert "--disable-userns" not in options  # bwrap cannot with a block fd: the warden does
+    assert singles(options, "--userns-block-fd") == ["7"]
+    assert singles(options, "--info-fd") == ["6"]
+    assert singles(options, "--cap-drop") == ["ALL"]
+    assert singles(options, "--cap-add") == ["CAP_SETUID", "CAP_SETGID", "CAP_SYS_RESOURCE"]
+    first = argv.index("--")
+    config = Config.from_args(argv[first + 5 : argv.index("--", first + 1)])
+    assert config.drop == (SANDBOX_UID, SANDBOX_UID)
+
+
+def test_no_memory_or_cpu_limit_unless_the_spec_has_one() -> None:
+    config = warden_config(
+        SandboxSettings(), report_fd=3, max_memory_mb=None, max_cpu_seconds=None, as_root=False
+    )
+    assert config.max_memory is None and config.max_cpu is None
+    assert "AS" not in config.rlimits and "CPU" not in config.rlimits
+    assert config.max_processes == 64  # the default under the sandbox
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_processes": 0}, "process limit must be positive"),
+        ({"max_scratch_mb": 0}, "scratch size must be positive"),
+        ({"hidden": ("relative/out",)}, "must be absolute"),
+    ],
+)
+def test_settings_are_checked(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SandboxSettings(**kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,155 @@
+"""Engines in the real bubblewrap sandbox: what they can do there, and the limits that end
+them, each named in the error (skipped, with the reason, where bwrap cannot run)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from protocol.errors import EngineTerminatedError
+from protocol.messages import Go, NewGame, Position
+from protocol.process import EngineProcess
+from protocol.sandbox import PACKAGE, SANDBOX_UID, SandboxSettings
+from protocol.sandbox_host import SandboxUnavailable, check_sandbox, probe
+from protocol.session import EngineSession
+from protocol.spec import EngineSpec
+from protocol.transcript import STDERR, Transcript
+from tests.hostile import hostile_argv, processes_mentioning
+
+GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
+
+
+@pytest.fixture(scope="module")
+def bwrap() -> None:
+    try:
+        probe()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+def stderr_of(transcript: Transcript) -> list[str]:
+    return [line.text for line in transcript.entries() if line.marker == STDERR]
+
+
+async def run_command(argv: tuple[str, ...], **kwargs: object) -> tuple[int | None, str, list[str]]:
+    """Run a plain program in the sandbox until it exits: status, description, stderr."""
+    spec = EngineSpec(name="cmd", argv=argv, sandbox=SandboxSettings(), **kwargs)  # type: ignore[arg-type]
+    transcript = Transcript()
+    with trio.fail_after(30):
+        async with EngineProcess.open(spec, transcript) as process:
+            await process.close_stdin()
+            await process.exited.wait()
+            status, text = process.returncode, process.exit_description()
+    return status, text, stderr_of(transcript)
+
+
+def test_a_missing_bwrap_is_refused_with_the_package_to_install() -> None:
+    with pytest.raises(SandboxUnavailable) as info:
+        probe(bwrap="/nonexistent/bwrap")
+    message = str(info.value)
+    assert "bwrap is not installed" in message and PACKAGE in message and "\n" not in message
+
+
+def test_a_bwrap_that_cannot_make_namespaces_is_refused(tmp_path: Path) -> None:
+    fake = tmp_path / "bwrap"
+    fake.write_text(
+        "#!/bin/sh\necho 'bwrap: No permissions to create a new namespace' >&2\nexit 1\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    with pytest.raises(SandboxUnavailable) as info:
+        check_sandbox(str(fake))
+    message = str(info.value)
+    assert "No permissions to create a new namespace" in message and PACKAGE in message
+
+
+async def test_a_sandboxed_engine_plays(bwrap: None) -> None:
+    spec = EngineSpec(name="rnd", argv=(sys.executable, "-m", "bots", "random"),
+                      sandbox=SandboxSettings())  # fmt: skip
+    with trio.fail_after(30):
+        async with EngineSession.open(spec) as session:
+            await session.new_game(GAME, timeout=10)
+            answer = await session.request_move(Position(), Go(), deadline=trio.current_time() + 10)
+            assert answer.move
+    assert any("(in the bwrap sandbox)" in line for line in session.transcript.lines())
+
+
+async def test_inside_no_network_no_host_processes_no_new_user_namespaces(bwrap: None) -> None:
+    script = (
+        "hostname; id -u; ls /proc | grep -c '^[0-9]'; cat /proc/net/dev | grep -c ':';"
+        " unshare --user true 2>/dev/null && echo userns-allowed || echo userns-denied;"
+        " env | sort | tr '\\n' ' '"
+    )
+    status, _, err = await run_command(("/bin/sh", "-c", f"({script}) >&2"))
+    assert status == 0, err
+    hostname, uid, processes, interfaces, userns, env = err[:6]
+    assert hostname == "sandbox"
+    assert int(uid) == (SANDBOX_UID if os.geteuid() == 0 else os.geteuid())
+    assert int(processes) <= 6  # the warden, sh, its subshell and pipeline; not the host's
+    assert interfaces == "1"  # the loopback of its own, nothing else
+    assert userns == "userns-denied"
+    names = {pair.split("=", 1)[0] for pair in env.split()}
+    assert names <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE",
+                     "PWD", "SHLVL", "_"}, names  # fmt: skip
+
+
+async def test_the_root_and_the_host_are_read_only(bwrap: None, tmp_path: Path) -> None:
+    script = (
+        "for p in / /usr /etc /scratch /tmp /dev/shm; do touch $p/x 2>/dev/null && echo $p; done"
+    )
+    status, _, err = await run_command(("/bin/sh", "-c", f"({script}) >&2"))
+    assert status == 0 and err == ["/scratch", "/tmp", "/dev/shm"]
+
+
+@pytest.mark.parametrize(
+    ("attack", "limits", "words"),
+    [
+        ("forkbomb", {"sandbox": SandboxSettings(max_processes=16)},
+         "process limit (16 processes and threads)"),
+        ("hog", {"max_memory_mb": 200}, "memory limit (resident"),
+        ("fill", {"sandbox": SandboxSettings(max_scratch_mb=8)}, "scratch limit"),
+        ("spin", {"max_cpu_seconds": 1}, "CPU time limit"),
+    ],
+)  # fmt: skip
+async def test_an_engine_over_a_limit_is_killed_and_the_limit_named(
+    bwrap: None, tmp_path: Path, attack: str, limits: dict[str, object], words: str
+) -> None:
+    marker = str(tmp_path)  # in every process's command line
+    spec = EngineSpec(
+        name=attack,
+        argv=hostile_argv(attack, marker),
+        **{"sandbox": SandboxSettings(), **limits},  # type: ignore[arg-type]
+    )
+    with trio.fail_after(60):
+        async with EngineSession.open(spec) as session:
+            await session.new_game(GAME, timeout=10)
+            with pytest.raises(EngineTerminatedError) as info:
+                await session.request_move(Position(), Go(), deadline=trio.current_time() + 50)
+    assert words in str(info.value), str(info.value)
+    assert "was killed by signal 9 (SIGKILL)" in str(info.value)
+    assert processes_mentioning(marker) == []
+
+
+async def test_kill_minus_one_kills_only_the_sandbox_s_processes(
+    bwrap: None, tmp_path: Path
+) -> None:
+    spec = EngineSpec(name="kill", argv=hostile_argv("kill", str(tmp_path)),
+                      sandbox=SandboxSettings())  # fmt: skip
+    async with trio.open_nursery() as nursery:
+        # A neighbour outside the sandbox, as the engine's neighbours are.
+        neighbour = await trio.lowlevel.open_process(["sleep", "30"])
+        with trio.fail_after(30):
+            async with EngineSession.open(spec) as session:
+                await session.new_game(GAME, timeout=10)
+                for _ in range(3):  # it plays on
+                    await session.request_move(Position(), Go(), deadline=trio.current_time() + 10)
+        assert neighbour.returncode is None
+        neighbour.kill()
+        await neighbour.wait()
+        nursery.cancel_scope.cancel()
+    lines = stderr_of(session.transcript)
+    assert "hostile: kill -9 -1 done; my child was killed: True; I am alive" in lines, lines

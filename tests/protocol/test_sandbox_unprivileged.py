@@ -1,0 +1,63 @@
+"""The sandbox started by an ordinary user (not root mode), with the system's Python.
+
+The suite may run as root, where the sandbox uses root mode; this test runs the
+unprivileged path for real: as ``nobody`` (``setpriv``), with ``/usr/bin/python3``.
+It also shows what ``RLIMIT_NPROC`` counts in the sandbox: the processes of the user
+*in the sandbox's user namespace*. Twenty processes of the same user outside do not
+count against an engine allowed sixteen, and the engine's own are capped there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from tests.hostile import ROOT
+
+PYTHON = "/usr/bin/python3"
+SCRIPT = r"""
+import subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from protocol.sandbox import SandboxSettings
+from protocol.sandbox_host import SandboxLaunch, check_sandbox
+check_sandbox()
+outside = [subprocess.Popen(["sleep", "60"]) for _ in range(20)]
+for name, script in [
+    ("ten", "i=0; while [ $i -lt 10 ]; do sleep 5 & i=$((i+1)); done; wait"),
+    ("bomb", "while :; do sleep 60 & done"),
+]:
+    launch = SandboxLaunch(["/bin/sh", "-c", script], cwd=None, env=None,
+                           settings=SandboxSettings(max_processes=16),
+                           max_memory_mb=None, max_cpu_seconds=None)
+    assert not launch.as_root and "--disable-userns" in launch.argv
+    process = subprocess.Popen(launch.argv, pass_fds=launch.pass_fds, stderr=subprocess.DEVNULL)
+    launch.spawned(); process.wait(timeout=60); launch.finish(); launch.close()
+    print(name, launch.ready, launch.status, launch.breach and launch.breach.detail, flush=True)
+for process in outside:
+    process.kill(); process.wait()
+"""
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not os.path.exists(PYTHON) or shutil.which("setpriv") is None
+    or shutil.which("bwrap") is None,
+    reason="needs root (to become nobody), setpriv, bwrap and /usr/bin/python3",
+)  # fmt: skip
+def test_an_unprivileged_user_gets_the_same_sandbox_and_limits() -> None:
+    done = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+         "env", "-i", "HOME=/nonexistent", "PATH=/usr/bin:/bin",
+         PYTHON, "-c", SCRIPT, str(ROOT)],
+        capture_output=True, text=True, timeout=120, cwd="/",
+    )  # fmt: skip
+    if "cannot use the bwrap sandbox" in done.stderr:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stderr
+    ten, bomb = done.stdout.splitlines()
+    assert ten == "ten True 0 None"
+    # Killed by the warden at the limit, or exited when its forks failed: either way, named.
+    assert bomb.startswith("bomb True ")
+    assert bomb.endswith(" process limit (16 processes and threads)")

@@ -1,0 +1,37 @@
+"""A sandboxed engine gets a fresh process, and so an empty scratch, for every game."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from protocol.sandbox import SandboxSettings
+from protocol.sandbox_host import SandboxUnavailable, probe
+from protocol.spec import EngineSpec
+from referee.clock import TimeControl
+from referee.core import Termination
+from referee.match import play_game
+from referee.players import EnginePlayer
+from referee.registry import make_game
+
+
+async def test_one_process_per_game_in_the_sandbox_and_reuse_outside() -> None:
+    try:
+        probe()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+    argv = (sys.executable, "-m", "bots", "random")
+    game = make_game("trike", {"size": "7"})
+    tc = TimeControl.parse("10+0")
+    async with (
+        EnginePlayer.open(EngineSpec("plain", argv)) as plain,
+        EnginePlayer.open(EngineSpec("boxed", argv, sandbox=SandboxSettings())) as boxed,
+    ):
+        results = [await play_game(game, [plain, boxed], tc, seed=s) for s in (1, 2, 3)]
+        assert plain.starts == 1
+        assert boxed.starts == 3
+        assert len(set(boxed.pids)) == 3
+    for result in results:
+        assert result.outcome.termination is not Termination.VOID
+        assert result.outcome.culprit is None, result.outcome.reason
