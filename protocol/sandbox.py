@@ -97,7 +97,9 @@ class Layout:
     visible: tuple[str, ...]
     """Host directories shown read-only at the same path (outside ``system``)."""
     masked: tuple[str, ...]
-    """Hidden host paths inside a shown directory: covered by an empty file system."""
+    """Hidden host directories inside a shown one: covered by an empty file system."""
+    masked_files: tuple[str, ...]
+    """Hidden host files inside a shown directory: covered by an empty file."""
     python: str
     """The interpreter that runs the warden (visible inside)."""
     warden: str
@@ -223,6 +225,8 @@ def bwrap_argv(
             if _inside(inner, path):
                 cmd += ["--ro-bind", inner, inner]
         cmd += ["--remount-ro", path]
+    for path in layout.masked_files:
+        cmd += ["--ro-bind", "/dev/null", path]
     cmd += ["--proc", "/proc", "--dev", "/dev"]
     size = str(settings.max_scratch_mb * MIB)
     for path in WRITABLE:

@@ -78,6 +78,21 @@ def code_root() -> str:
     return str(Path(warden.__file__).resolve().parent.parent)
 
 
+def shared_dirs() -> list[str]:
+    """Directories every sandbox shows (system, Python, the referee's code), resolved:
+    never hidden from one engine because another uses them too."""
+    system = [os.path.realpath(p) for p, target in _system() if target is None]
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return [*system, *(os.path.realpath(p) for p in sorted(prefixes)), code_root()]
+
+
+def foreign_dirs(own: Sequence[str], others: Sequence[str]) -> list[str]:
+    """Of ``others`` (resolved directories of other engines), those to hide from an engine
+    whose own directories are ``own``: not its own, not shared by every sandbox."""
+    keep = [*own, *shared_dirs()]
+    return sorted({d for d in others if not _under(d, keep)})
+
+
 def layout_for(
     argv: Sequence[str],
     cwd: str | None,
@@ -98,11 +113,13 @@ def layout_for(
     homes = {os.path.realpath(str(Path.home()))}
     if os.environ.get("HOME"):
         homes.add(os.path.realpath(os.environ["HOME"]))
-    hidden = [os.path.realpath(h) for h in settings.hidden] + sorted(homes)
+    # What does not exist yet has nothing to show (and bwrap cannot mount over it).
+    hidden = [os.path.realpath(h) for h in [*settings.hidden, *sorted(homes)]]
     return Layout(
         system=system,
         visible=tuple(visible),
-        masked=masks(visible, hidden),
+        masked=masks(visible, [h for h in hidden if os.path.isdir(h)]),
+        masked_files=masks(visible, [h for h in hidden if os.path.isfile(h)]),
         python=sys.executable,
         warden=os.path.join(root, "protocol", "warden.py"),
         code_root=root,

@@ -26,6 +26,7 @@ LAYOUT = Layout(
     system=(("/usr", None), ("/etc", None), ("/bin", "usr/bin")),
     visible=("/opt/referee", "/opt/py", "/home/alice/engines/mine"),
     masked=("/opt/referee/out",),
+    masked_files=("/opt/referee/games.tgn",),
     python="/opt/py/bin/python3",
     warden="/opt/referee/protocol/warden.py",
     code_root="/opt/referee",
@@ -67,6 +68,7 @@ def test_the_host_is_shown_read_only_and_only_what_the_layout_names() -> None:
         ("/usr", "/usr"), ("/etc", "/etc"),
         ("/opt/referee", "/opt/referee"), ("/opt/py", "/opt/py"),
         ("/home/alice/engines/mine", "/home/alice/engines/mine"),
+        ("/dev/null", "/opt/referee/games.tgn"),  # a hidden file, covered
     ]  # fmt: skip
     assert pairs(argv, "--symlink") == [("usr/bin", "/bin")]
     assert pairs(argv, "--bind") == [] and pairs(argv, "--dev-bind") == []
@@ -88,6 +90,10 @@ def test_a_hidden_path_inside_a_visible_one_is_covered_read_only() -> None:
         "--perms", "0555", "--size", "4096", "--tmpfs", "/opt/referee/out",
     ]  # fmt: skip
     assert "/opt/referee/out" in singles(argv, "--remount-ro")
+
+
+def test_a_hidden_file_inside_a_visible_directory_is_covered_by_an_empty_one() -> None:
+    assert ("/dev/null", "/opt/referee/games.tgn") in pairs(build(), "--ro-bind")
 
 
 def test_masks_keep_only_hidden_paths_inside_visible_ones() -> None:

@@ -72,6 +72,12 @@ FORBIDDEN = {
 }
 
 
+ALLOWED = {
+    # The sandbox's process 1 forks and becomes the engine: an argv, no shell.
+    ("protocol/warden.py", "os.execvp(argv[0], list(argv))"),
+}
+
+
 def test_no_shell_and_no_code_from_data_in_the_source() -> None:
     """Engines start from an argv (never a shell); records, configs and journals are
     parsed as data (TOML, JSON, the record grammar), never evaluated or unpickled."""
@@ -79,6 +85,8 @@ def test_no_shell_and_no_code_from_data_in_the_source() -> None:
     for package in ("protocol", "referee", "tournaments", "bots"):
         for path in sorted((ROOT / package).rglob("*.py")):
             for number, line in enumerate(path.read_text().splitlines(), 1):
+                if (str(path.relative_to(ROOT)), line.strip()) in ALLOWED:
+                    continue
                 for what, pattern in FORBIDDEN.items():
                     if pattern.search(line):
                         offenders.append(f"{path.relative_to(ROOT)}:{number}: {what}: {line}")

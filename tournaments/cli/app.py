@@ -16,6 +16,7 @@ import typer
 from tabulate import tabulate
 
 from bots.cbuild import BuildError
+from protocol.sandbox_host import SandboxUnavailable
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Game
@@ -27,6 +28,7 @@ from referee.registry import GAMES, make_game
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.report import report_command
+from tournaments.cli.sandbox import SandboxOption, confine, require_sandbox, sandbox_mode
 from tournaments.cli.show import show_command
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament import standings_command, tournament_command
@@ -177,6 +179,7 @@ def play_command(
         str | None,
         typer.Option("--draw", help="Score adjudication: movenumber=K,movecount=M,spread=S."),
     ] = None,
+    sandbox: SandboxOption = None,
 ) -> None:
     """Play GAMES games between the engines, seats rotated each game; print standings."""
     game = _game(game_name, option)
@@ -192,6 +195,8 @@ def play_command(
     )
     if out is not None:
         _check_appendable(out)
+    specs = confine(specs, sandbox_mode(sandbox), [out] if out is not None else [])
+    require_sandbox(specs)
     check_features_now(specs)
     plan = MatchPlan(
         game=game,
@@ -247,16 +252,18 @@ def check_engine_command(
     players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per step.")] = 10.0,
+    sandbox: SandboxOption = None,
 ) -> None:
     """Numbered protocol compliance steps; exit 0 only when every step passes.
 
     CMD is a built-in engine name, one command string, or the program and its
-    arguments after `--`.
+    arguments after `--`. With --sandbox bwrap every step runs in the sandbox.
     """
     game = _game(game_name, option)
     count = players if players is not None else game.player_counts[0]
     game.check_players(count)
-    spec = _command_spec(command)
+    [spec] = confine([_command_spec(command)], sandbox_mode(sandbox))
+    require_sandbox([spec])
     results = run_until_signalled(
         lambda: check_engine(game, spec, players=count, step_timeout=timeout)
     )
@@ -340,7 +347,10 @@ def main() -> None:
         if _debug:
             raise
         _fail(_usage_line(error))
-    except (UserError, RulesError, RecordSyntaxError, BuildError, ValueError, OSError) as error:
+    except (
+        UserError, RulesError, RecordSyntaxError, BuildError, ValueError, OSError,
+        SandboxUnavailable,
+    ) as error:  # fmt: skip
         if _debug:
             raise
         _fail(_one_line(error))

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from tournaments.cli.progress import ProgressDisplay
+from tournaments.cli.sandbox import SandboxOption, require_sandbox, sandbox_mode
 from tournaments.cli.signals import run_until_signalled
 from tournaments.event.cluster_settings import LOCAL, ClusterConfig
 from tournaments.event.config import (
@@ -23,6 +24,7 @@ from tournaments.event.config import (
     TournamentConfig,
     load_config,
     parse_config,
+    with_sandbox,
 )
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
@@ -143,6 +145,7 @@ def tournament_command(
             help="Play on the Dask scheduler tcp://HOST:PORT ('local': here, despite [cluster]).",
         ),
     ] = None,
+    sandbox: SandboxOption = None,
 ) -> None:
     """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
 
@@ -191,11 +194,16 @@ def tournament_command(
         except ValueError:
             raise ConfigError(f"bad --cluster {cluster!r}: expected tcp://HOST:PORT") from None
         cfg = cfg.model_copy(update={"cluster": settings})
+    mode = sandbox_mode(sandbox)
+    if mode is not None:  # every entrant, whatever the file says (kept for --resume)
+        cfg = with_sandbox(cfg, mode)
     directory = out if out is not None else Path(cfg.out) if cfg.out is not None else None
     if directory is None:
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
     plan = Plan.from_config(cfg, source)
-    if cfg.cluster.address is None:  # a cluster's workers run their own engines
+    if cfg.cluster.address is None:  # a cluster's workers run their own engines (and
+        # each worker's preflight checks the sandbox there)
+        require_sandbox(plan.entrants)
         check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
     if cfg.concurrency > 1 and cfg.workers is None and cfg.cluster.address is None:
         cores = os.cpu_count() or 1

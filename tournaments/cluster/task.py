@@ -18,7 +18,9 @@ Engines are resolved on the worker, per entrant, from the first of: the worker's
 ``REFEREE_ENGINES`` file (TOML, ``name = "command"``: for binaries whose path differs
 between machines), the config's ``[cluster.engines]``, the entrant's ``command``. A
 built-in name (``random``, ``greedy``, ``trike-c``) becomes the worker's own Python or
-its own build of the C engine. ``cwd``, ``env``, options and limits stay the entrant's.
+its own build of the C engine. ``cwd``, ``env``, options, limits and the sandbox stay the
+entrant's; a sandboxed entrant's view hides the other entrants' directories as they are
+on this worker, and the preflight checks that bubblewrap works here.
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ from typing import Any
 import trio
 
 from bots.cbuild import BuildError
+from protocol.sandbox_host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
-from tournaments.event.engines import resolve_engine
+from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.play.check_engine import check_engine
 from tournaments.play.slot import transcript_path
@@ -80,7 +83,8 @@ def local_engines(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
 def worker_entrants(
     entrants: Sequence[EngineSpec], commands: Sequence[str]
 ) -> tuple[EngineSpec, ...]:
-    """The entrants with their commands resolved here (see the module's docstring).
+    """The entrants with their commands resolved here (see the module's docstring), each
+    sandboxed one with the others' directories here hidden from it.
 
     ``commands[i]`` is entrant ``i``'s command as the runner sends it.
 
@@ -94,7 +98,7 @@ def worker_entrants(
         except (ValueError, BuildError) as exc:
             raise EntrantError(f"entrant {spec.name!r}: {exc}") from None
         resolved.append(replace(spec, argv=argv))
-    return tuple(resolved)
+    return hide_each_other(resolved)
 
 
 def _publisher(topic: str | None) -> Callable[[dict[str, Any]], None]:
@@ -179,7 +183,9 @@ def check_entrants(setup_json: Mapping[str, Any], commands: Sequence[str]) -> li
     setup = SlotSetup.from_json(setup_json)
     try:
         specs = worker_entrants(setup.entrants, commands)
-    except EntrantError as exc:
+        if any(spec.sandbox is not None for spec in specs):
+            probe()
+    except (EntrantError, SandboxUnavailable) as exc:
         return [str(exc)]
     game = setup.make_game()
     problems: dict[int, str] = {}

@@ -24,6 +24,8 @@ from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.cluster_settings import ClusterConfig
 
 OptionValue = str | int | float | bool
+SandboxMode = Literal["none", "bwrap"]
+"""How engines run: as plain processes, or in the bubblewrap sandbox (``protocol.sandbox``)."""
 
 
 class ConfigError(ValueError):
@@ -66,12 +68,21 @@ class EntrantConfig(_Model):
     engine's allocations fail and it loses by crash."""
     max_cpu_seconds: int | None = Field(default=None, ge=1)
     """CPU-time limit of the engine process in seconds (``RLIMIT_CPU``), over its whole
-    life (an engine is reused across games): over it, it is killed and loses by crash."""
+    life (an engine is reused across games): over it, it is killed and loses by crash.
+    In the sandbox: of all its processes together, per game."""
     nodes: int | None = Field(default=None, ge=1)
     """A node limit sent with every ``go`` (``go nodes N``, fastchess's ``nodes=``); the
     engine must declare ``feature nodes`` or the event is refused before its first game."""
     depth: int | None = Field(default=None, ge=1)
     """A depth limit sent with every ``go`` (``go depth D``); needs ``feature depth``."""
+    sandbox: SandboxMode | None = None
+    """``bwrap`` runs this engine in the sandbox, ``none`` as a plain process; default:
+    the event's ``sandbox``."""
+    max_processes: int | None = Field(default=None, ge=1, le=100_000)
+    """In the sandbox: processes and threads the engine may have at once (default 64)."""
+    max_scratch_mb: int | None = Field(default=None, ge=1, le=1_048_576)
+    """In the sandbox: size of each of its writable file systems (``/scratch``, ``/tmp``,
+    ``/dev/shm``) in MiB (default 64)."""
 
     @field_validator("name")
     @classmethod
@@ -195,6 +206,9 @@ class TournamentConfig(_Model):
     places they span. Default: 1 for first, 0 for last, even steps between."""
     out: str | None = None
     """Output directory (relative to the working directory)."""
+    sandbox: SandboxMode = "none"
+    """Every entrant's default: ``bwrap`` runs engines in the bubblewrap sandbox
+    (``docs/SECURITY.md``); an entrant's own ``sandbox`` key wins."""
     openings: OpeningsConfig = Field(default_factory=OpeningsConfig)
     adjudication: AdjudicationConfig = Field(default_factory=AdjudicationConfig)
     sprt: SprtConfig | None = None
@@ -210,6 +224,12 @@ class TournamentConfig(_Model):
 
             TimeControl.parse(value)
         return value
+
+
+def with_sandbox(config: TournamentConfig, mode: SandboxMode) -> TournamentConfig:
+    """``config`` with every entrant in ``mode`` (``--sandbox``: entrants' own keys lose)."""
+    entrants = [entrant.model_copy(update={"sandbox": None}) for entrant in config.entrants]
+    return config.model_copy(update={"sandbox": mode, "entrants": entrants})
 
 
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")

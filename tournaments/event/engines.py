@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bots.cbuild import build_c_engine
+from protocol.sandbox_host import foreign_dirs, program_dirs
 from protocol.spec import EngineSpec
 
 
@@ -89,3 +90,36 @@ def check_runnable(spec: EngineSpec) -> None:
         found = shutil.which(program, path=(spec.env or {}).get("PATH"))
     if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
         raise ValueError(f"cannot run {program!r}: not an executable file")
+
+
+def _dirs(spec: EngineSpec) -> list[str]:
+    return program_dirs(spec.argv, spec.cwd, (spec.env or {}).get("PATH"))
+
+
+def hide_each_other(specs: Sequence[EngineSpec]) -> tuple[EngineSpec, ...]:
+    """The entrants, each sandboxed one with the others' directories hidden from it.
+
+    An entrant's directories are its working directory, its program's and its script's
+    (``protocol.sandbox_host.program_dirs``); what every sandbox shows anyway (the
+    system, Python, the referee's code) and the entrant's own stay visible.
+    """
+    dirs = [_dirs(spec) for spec in specs]
+    hidden: list[EngineSpec] = []
+    for i, spec in enumerate(specs):
+        if spec.sandbox is not None:
+            others = [d for j, found in enumerate(dirs) if j != i for d in found]
+            extra = [d for d in foreign_dirs(dirs[i], others) if d not in spec.sandbox.hidden]
+            spec = replace(spec, sandbox=replace(spec.sandbox, hidden=(*spec.sandbox.hidden,
+                                                                        *extra)))  # fmt: skip
+        hidden.append(spec)
+    return tuple(hidden)
+
+
+def hide_path(spec: EngineSpec, path: str | os.PathLike[str] | None) -> EngineSpec:
+    """``spec`` with ``path`` (the event's output) hidden from it, if it is sandboxed."""
+    if spec.sandbox is None or path is None:
+        return spec
+    real = os.path.realpath(path)
+    if real in spec.sandbox.hidden:
+        return spec
+    return replace(spec, sandbox=replace(spec.sandbox, hidden=(*spec.sandbox.hidden, real)))

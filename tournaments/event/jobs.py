@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.sandbox import SandboxSettings
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Game
@@ -60,6 +61,26 @@ class Job:
         )
 
 
+def _sandbox_to_json(settings: SandboxSettings | None) -> dict[str, Any] | None:
+    if settings is None:
+        return None
+    return {
+        "max_processes": settings.max_processes,
+        "max_scratch_mb": settings.max_scratch_mb,
+        "hidden": list(settings.hidden),
+    }
+
+
+def _sandbox_from_json(data: Mapping[str, Any] | None) -> SandboxSettings | None:
+    if data is None:
+        return None
+    return SandboxSettings(
+        max_processes=int(data["max_processes"]),
+        max_scratch_mb=int(data["max_scratch_mb"]),
+        hidden=tuple(str(p) for p in data["hidden"]),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class SlotSetup:
     """Everything a game slot needs, in any process."""
@@ -101,6 +122,7 @@ class SlotSetup:
                     "max_cpu_seconds": e.max_cpu_seconds,
                     "nodes": e.nodes,
                     "depth": e.depth,
+                    "sandbox": _sandbox_to_json(e.sandbox),
                 }
                 for e in self.entrants
             ],
@@ -137,6 +159,7 @@ class SlotSetup:
                     max_cpu_seconds=e.get("max_cpu_seconds"),
                     nodes=e.get("nodes"),
                     depth=e.get("depth"),
+                    sandbox=_sandbox_from_json(e.get("sandbox")),
                 )
                 for e in data["entrants"]
             ),

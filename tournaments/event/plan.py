@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from bots.cbuild import BuildError
+from protocol.sandbox import SandboxSettings
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.errors import RulesError
 from referee.registry import make_game
-from tournaments.event.config import ConfigError, TournamentConfig, option_texts
-from tournaments.event.engines import check_runnable, resolve_engine
+from tournaments.event.config import ConfigError, EntrantConfig, TournamentConfig, option_texts
+from tournaments.event.engines import check_runnable, hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.openings import OpeningBook, OpeningError, derive_seed, read_openings
 from tournaments.event.schedule import (
@@ -42,6 +43,23 @@ def _remote(config: TournamentConfig) -> bool:
     return cluster is not None and getattr(cluster, "address", None) is not None
 
 
+def _sandbox(
+    config: TournamentConfig, entrant: EntrantConfig, where: str
+) -> SandboxSettings | None:
+    """The entrant's sandbox settings, or None for a plain process."""
+    mode = entrant.sandbox if entrant.sandbox is not None else config.sandbox
+    if mode == "none":
+        for key in ("max_processes", "max_scratch_mb"):
+            if getattr(entrant, key) is not None:
+                raise ConfigError(f'{where}.{key}: applies only in the sandbox (sandbox = "bwrap")')
+        return None
+    defaults = SandboxSettings()
+    return SandboxSettings(
+        max_processes=entrant.max_processes or defaults.max_processes,
+        max_scratch_mb=entrant.max_scratch_mb or defaults.max_scratch_mb,
+    )
+
+
 def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, ...]:
     specs: list[EngineSpec] = []
     for i, entrant in enumerate(config.entrants):
@@ -60,6 +78,7 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
                 max_cpu_seconds=entrant.max_cpu_seconds,
                 nodes=entrant.nodes,
                 depth=entrant.depth,
+                sandbox=_sandbox(config, entrant, f"{source}: entrants[{i}]"),
             )
         )
         if not _remote(config):  # a cluster's workers have their own engine paths
@@ -77,7 +96,8 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
                 raise ConfigError(f"{source}: entrants[{i}].name: {spec.name!r} is used twice")
             spec = replace(spec, name=f"{spec.name}#{count}")
         renamed.append(spec)
-    return tuple(renamed)
+    # On a cluster each worker hides its own paths (``tournaments.cluster.task``).
+    return tuple(renamed) if _remote(config) else hide_each_other(renamed)
 
 
 MAX_GAMES = 1_000_000

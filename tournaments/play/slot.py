@@ -32,6 +32,7 @@ from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player
 from referee.record import MoveEntry, build_record, format_record, timing_comment
 from referee.score_rules import TAG as ADJUDICATION_TAG
+from tournaments.event.engines import hide_path
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.results.game import GameReport
 
@@ -139,8 +140,10 @@ class Slot:
         self, entrant: int, *, task_status: trio.TaskStatus[_Cached] = trio.TASK_STATUS_IGNORED
     ) -> None:
         cached = _Cached()
+        # A sandboxed engine never sees the output directory (records, journal, logs).
+        spec = hide_path(self.setup.entrants[entrant], self.setup.out)
         try:
-            async with self._factory(self.setup.entrants[entrant], cached.ended.append) as player:
+            async with self._factory(spec, cached.ended.append) as player:
                 cached.player = player
                 task_status.started(cached)
                 await cached.release.wait()
