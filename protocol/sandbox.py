@@ -211,11 +211,17 @@ def bwrap_argv(
         cmd += ["--disable-userns"]
     for path, target in layout.system:
         cmd += ["--symlink", target, path] if target is not None else ["--ro-bind", path, path]
+    # The writable file systems first: a shown directory may lie under /tmp.
+    cmd += ["--proc", "/proc", "--dev", "/dev"]
+    size = str(settings.max_scratch_mb * MIB)
+    for path in WRITABLE:
+        cmd += ["--perms", "1777", "--size", size, "--tmpfs", path]
     # bwrap makes missing parents of a mount point private (0700): the engine, another
     # user in root mode, could not reach what is mounted there.
     outermost = [v for v in layout.visible if not any(_inside(v, w) for w in layout.visible)]
     for parent in parents(outermost):
-        cmd += ["--perms", "0755", "--dir", parent]
+        if parent not in WRITABLE:  # those exist already, and stay 1777
+            cmd += ["--perms", "0755", "--dir", parent]
     for path in layout.visible:
         cmd += ["--ro-bind", path, path]
     for path in layout.masked:
@@ -227,10 +233,6 @@ def bwrap_argv(
         cmd += ["--remount-ro", path]
     for path in layout.masked_files:
         cmd += ["--ro-bind", "/dev/null", path]
-    cmd += ["--proc", "/proc", "--dev", "/dev"]
-    size = str(settings.max_scratch_mb * MIB)
-    for path in WRITABLE:
-        cmd += ["--perms", "1777", "--size", size, "--tmpfs", path]
     cmd += ["--remount-ro", "/", "--chdir", layout.cwd, "--clearenv"]
     for key, value in env.items():
         cmd += ["--setenv", key, value]

@@ -78,19 +78,31 @@ def code_root() -> str:
     return str(Path(warden.__file__).resolve().parent.parent)
 
 
-def shared_dirs() -> list[str]:
-    """Directories every sandbox shows (system, Python, the referee's code), resolved:
-    never hidden from one engine because another uses them too."""
+def runtime_dirs() -> list[str]:
+    """The system's and Python's directories, resolved: every sandbox shows them."""
     system = [os.path.realpath(p) for p, target in _system() if target is None]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    return [*system, *(os.path.realpath(p) for p in sorted(prefixes)), code_root()]
+    return [*system, *(os.path.realpath(p) for p in sorted(prefixes))]
 
 
 def foreign_dirs(own: Sequence[str], others: Sequence[str]) -> list[str]:
     """Of ``others`` (resolved directories of other engines), those to hide from an engine
-    whose own directories are ``own``: not its own, not shared by every sandbox."""
-    keep = [*own, *shared_dirs()]
-    return sorted({d for d in others if not _under(d, keep)})
+    whose own directories are ``own``.
+
+    Kept visible: what lies in the system's or Python's directories (every engine runs
+    on those), and what is, or holds, one of the engine's own directories or the
+    referee's code (hiding it would hide those too). Another engine's directory inside
+    the engine's own, or inside the referee's code, is hidden.
+    """
+    runtime = runtime_dirs()
+    needed = [*own, *runtime, code_root()]
+    return sorted(
+        {
+            d
+            for d in others
+            if not _under(d, runtime) and not any(n == d or _under(n, [d]) for n in needed)
+        }
+    )
 
 
 def layout_for(

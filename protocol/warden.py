@@ -207,7 +207,7 @@ def check(config: Config, sample: Sample) -> Breach | None:
     if config.max_memory is not None and sample.resident > config.max_memory:
         return Breach(
             "memory",
-            f"memory limit (resident {sample.resident // MIB} MiB"
+            f"memory limit (resident {-(-sample.resident // MIB)} MiB"  # rounded up
             f" over {config.max_memory // MIB} MiB)",
         )
     if config.max_cpu is not None and sample.cpu > config.max_cpu:

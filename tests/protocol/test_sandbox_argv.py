@@ -106,10 +106,17 @@ def test_masks_keep_only_hidden_paths_inside_visible_ones() -> None:
 def test_a_visible_directory_inside_a_mask_comes_back() -> None:
     layout = replace(LAYOUT, visible=("/srv", "/srv/out/mine"), masked=("/srv/out",))
     argv = build(layout)
-    mask = argv.index("--tmpfs") + 1
-    assert argv[mask] == "/srv/out"
+    mask = argv.index("/srv/out")
+    assert argv[mask - 1] == "--tmpfs"
     assert argv[mask + 1 : mask + 4] == ["--ro-bind", "/srv/out/mine", "/srv/out/mine"]
     assert argv[mask + 4 : mask + 6] == ["--remount-ro", "/srv/out"]
+
+
+def test_a_directory_under_tmp_is_shown_over_the_sandbox_s_own_tmp() -> None:
+    argv = build(replace(LAYOUT, visible=("/tmp/event/engine",)))
+    assert argv.index("/tmp") < argv.index("/tmp/event/engine")
+    made = [argv[i + 3] for i, a in enumerate(argv) if a == "--perms" and argv[i + 2] == "--dir"]
+    assert made == ["/tmp/event"]  # /tmp itself stays the sandbox's, mode 1777
 
 
 def test_writable_places_are_size_limited_tmpfs() -> None:
