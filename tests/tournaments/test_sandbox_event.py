@@ -185,9 +185,7 @@ def test_no_write_outside_the_scratch(tmp_path: Path, mode: str) -> None:
         host_tmp.unlink(missing_ok=True)
 
 
-def test_fork_bomb_and_memory_hog_forfeit_and_the_event_goes_on(
-    tmp_path: Path, mode: str
-) -> None:
+def test_fork_bomb_and_memory_hog_forfeit_and_the_event_goes_on(tmp_path: Path, mode: str) -> None:
     marker = str(tmp_path)  # in every hostile process's command line
     limits = {"max_processes": 32} if mode == "bwrap" else {}
     entrants = [
@@ -236,9 +234,7 @@ def test_fork_bomb_and_memory_hog_forfeit_and_the_event_goes_on(
     assert max(lags) < 5.0  # the referee's own loop never stalled
 
 
-def test_kill_minus_one_kills_only_the_engine_s_own_processes(
-    tmp_path: Path, mode: str
-) -> None:
+def test_kill_minus_one_kills_only_the_engine_s_own_processes(tmp_path: Path, mode: str) -> None:
     neighbour = subprocess.Popen(["sleep", "60"])
     try:
         entrants = [hostile("killer", "kill"), {"name": "fair", "command": "random"}]
