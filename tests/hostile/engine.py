@@ -12,7 +12,8 @@ tests read there what the engine could and could not do. Attacks:
 * ``hog``: allocate and touch memory 8 MiB at a time, forever;
 * ``fill``: write to ``$HOME`` until something stops it;
 * ``spin``: burn CPU forever;
-* ``kill``: fork a child, then ``kill -9 -1``; report who is still alive, play on.
+* ``kill``: fork a child, then ``kill -9 -1``; report who is still alive, play on;
+* ``sandboxed-only``: no attack, but it exits at once (status 3) outside a sandbox.
 
 The three that could hurt the machine (``forkbomb``, ``kill``, ``fill``) only attack
 inside the referee's sandbox (process 1 is the warden); elsewhere they say so and
@@ -163,6 +164,9 @@ class HostileBrain(RandomBrain):
 
 def main(argv: Sequence[str]) -> int:
     attack, args = argv[0], argv[1:]
+    if attack == "sandboxed-only" and not sandboxed():
+        say("not in a sandbox: not playing")
+        return 3
     return run_engine(lambda: HostileBrain(attack, args), name=f"hostile-{attack}", author="tests")
 
 

@@ -1,0 +1,97 @@
+"""``--sandbox`` on ``play``, ``check-engine`` and ``tournament``, and the refusal when
+bubblewrap is missing (one line naming the package, exit status 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from protocol.sandbox import PACKAGE
+from protocol.sandbox_host import SandboxUnavailable, probe
+from tests.clirun import cli
+from tests.hostile import ENGINE, ROOT
+
+ONLY_BOXED = f"{sys.executable} {ENGINE} sandboxed-only"
+
+
+@pytest.fixture
+def bwrap() -> None:
+    try:
+        probe()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+def referee(*args: str, path: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": path, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments", *args],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "trike", "-e", "random", "-e", "random", "--sandbox", "bwrap"],
+        ["check-engine", "trike", "--sandbox", "bwrap", "random"],
+        ["tournament", "-g", "trike", "-e", "random", "-e", "random", "--sandbox", "bwrap",
+         "--out", "OUT"],
+    ],
+)  # fmt: skip
+def test_without_bwrap_each_command_refuses_in_one_line(tmp_path: Path, command: list[str]) -> None:
+    args = [str(tmp_path / "out") if arg == "OUT" else arg for arg in command]
+    done = referee(*args, path=str(tmp_path))  # a PATH without bwrap
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith("referee: error: cannot use the bwrap sandbox: bwrap is not")
+    assert PACKAGE in done.stderr and done.stderr.count("\n") == 1
+    assert not (tmp_path / "out").exists()  # refused before anything was written
+
+
+def test_a_bad_value_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "play", "trike", "-e", "random", "-e", "random", "--sandbox", "x")
+    assert code == 2 and err == "referee: error: bad --sandbox 'x' (expected none or bwrap)\n"
+
+
+def test_play_in_the_sandbox(bwrap: None, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "play", "trike", "-e", f"boxed={ONLY_BOXED}", "-e", "random",
+                       "-n", "2", "--sandbox", "bwrap")  # fmt: skip
+    assert code == 0
+    assert out.count("(rules,") == 2  # both games played to their end, no forfeit
+    code, out, _ = cli(capsys, "play", "trike", "-e", f"boxed={ONLY_BOXED}", "-e", "random")
+    assert code == 2  # outside the sandbox it does not even start: the flag did it
+
+
+def test_check_engine_runs_every_step_in_the_sandbox(
+    bwrap: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = cli(capsys, "check-engine", "trike", "--sandbox", "bwrap", ONLY_BOXED)
+    assert code == 0 and out.endswith("8/8 steps passed\n"), out
+    code, out, _ = cli(capsys, "check-engine", "trike", ONLY_BOXED)
+    assert code == 1
+
+
+def test_tournament_flag_wins_over_the_file_and_is_kept_for_resume(
+    bwrap: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "event.toml"
+    config.write_text(
+        'game = "trike"\noptions = {size = 7}\n'
+        f'[[entrants]]\nname = "boxed"\ncommand = "{ONLY_BOXED}"\nsandbox = "none"\n'
+        '[[entrants]]\ncommand = "random"\n'
+    )
+    out = tmp_path / "out"
+    code, _, err = cli(capsys, "tournament", str(config), "--out", str(out), "-q",
+                       "--sandbox", "bwrap")  # fmt: skip
+    assert code == 0, err
+    header = json.loads((out / "journal.jsonl").read_text().splitlines()[0])
+    stored = json.dumps(header)
+    assert '"sandbox": "bwrap"' in stored
+    code, _, err = cli(capsys, "tournament", "--resume", "--out", str(out), "-q")
+    assert code == 0, err
