@@ -340,7 +340,11 @@ def _start(config: Config, argv: Sequence[str]) -> int:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
         os.closerange(3, 1 << 16)  # bwrap's pipes and ours: the engine gets its 0, 1, 2
         for name, value in config.rlimits.items():
-            resource.setrlimit(RLIMITS[name], (value, value))
+            which = RLIMITS[name]
+            hard = resource.getrlimit(which)[1]
+            if hard != resource.RLIM_INFINITY:  # only root may raise a hard limit
+                value = min(value, hard)
+            resource.setrlimit(which, (value, value))
         os.execvp(argv[0], list(argv))
     except BaseException as exc:
         text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
