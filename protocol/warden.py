@@ -222,12 +222,17 @@ def diagnose_exit(config: Config, status: int, engine_cpu: float, after: Sample)
 
     ``status`` is the engine's returncode, ``engine_cpu`` its own CPU seconds and
     ``after`` the sandbox once the engine is gone (its processes may live on). A kill
-    by SIGXCPU or SIGKILL at its CPU limit is ``RLIMIT_CPU``, one by SIGXFSZ is
-    ``RLIMIT_FSIZE`` (a file as big as a whole scratch file system); the engine's
-    remaining processes at ``max_processes - 1`` mean its forks had started to fail.
+    by SIGXCPU (``RLIMIT_CPU``'s soft limit), or by SIGKILL with 90% of the CPU limit
+    used (the hard limit, a second later: the CPU time the kernel reports is coarser
+    than the one it enforces, and may read a little low), is the CPU limit; one by
+    SIGXFSZ is ``RLIMIT_FSIZE`` (a file as big as a whole scratch file system); the
+    engine's remaining processes at ``max_processes - 1`` mean its forks had started
+    to fail.
     """
     cpu_limit = config.rlimits.get("CPU")
-    if cpu_limit is not None and status in (-SIGXCPU, -SIGKILL) and engine_cpu >= cpu_limit - 0.05:
+    if cpu_limit is not None and (
+        status == -SIGXCPU or (status == -SIGKILL and engine_cpu >= 0.9 * cpu_limit)
+    ):
         return Breach("cpu", f"CPU time limit ({cpu_limit} s per process)")
     file_limit = config.rlimits.get("FSIZE")
     if file_limit is not None and status == -SIGXFSZ:
@@ -344,7 +349,10 @@ def _start(config: Config, argv: Sequence[str]) -> int:
             hard = resource.getrlimit(which)[1]
             if hard != resource.RLIM_INFINITY:  # only root may raise a hard limit
                 value = min(value, hard)
-            resource.setrlimit(which, (value, value))
+            # CPU: SIGXCPU at the limit names it beyond doubt; SIGKILL a second later
+            # if the engine ignores that.
+            top = value + 1 if name == "CPU" and value != hard else value
+            resource.setrlimit(which, (value, top))
         os.execvp(argv[0], list(argv))
     except BaseException as exc:
         text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

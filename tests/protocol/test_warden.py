@@ -76,9 +76,10 @@ def test_an_exit_by_itself_is_blamed_on_a_limit_only_with_evidence() -> None:
     after = Sample(0, 0, 0.0)
     assert diagnose_exit(CONFIG, 1, 0.1, after) is None
     assert diagnose_exit(CONFIG, -signal.SIGKILL, 0.1, after) is None  # killed, not by CPU
-    cpu = diagnose_exit(CONFIG, -signal.SIGKILL, 5.0, after)
+    assert diagnose_exit(CONFIG, -signal.SIGKILL, 4.4, after) is None
+    cpu = diagnose_exit(CONFIG, -signal.SIGKILL, 4.6, after)  # the hard limit, counted low
     assert cpu is not None and cpu.limit == "cpu"
-    xcpu = diagnose_exit(CONFIG, -signal.SIGXCPU, 4.99, after)
+    xcpu = diagnose_exit(CONFIG, -signal.SIGXCPU, 0.1, after)  # the soft limit's signal
     assert xcpu is not None and xcpu.limit == "cpu"
     big = diagnose_exit(CONFIG, -signal.SIGXFSZ, 0.1, after)
     assert big is not None and big.detail == "scratch limit (a file over 2 MiB)"
