@@ -14,10 +14,13 @@ The runner and a worker speak JSON lines over the worker's stdin and stdout:
   exits on a bug; last, ``{"cpu": [own, engines]}``: CPU seconds the worker and its
   (ended) engines used since it was ready, for benchmarks.
 
-End of input means stop: the worker cancels its games, its engines get ``quit``
-(then their process groups are killed), and it exits. So a worker never outlives
-the runner, even one killed with SIGKILL. Workers run in their own process group:
-Ctrl+C reaches only the runner, which then closes their input.
+End of input means stop: once every game it was sent has ended (the runner's normal
+end), its slots close as a match ends, so their engines get ``quit`` and exit by
+themselves; a game still in play or queued (the runner was interrupted) is abandoned
+at once, its engines get ``quit`` and then their process groups are killed. Then it
+exits. So a worker never outlives the runner, even one killed with SIGKILL. Workers
+run in their own process group: Ctrl+C reaches only the runner, which then closes
+their input.
 """
 
 from __future__ import annotations
@@ -118,9 +121,11 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
             await stdout.send_all(_encode(message))
 
     channels = [trio.open_memory_channel[Job](math.inf) for _ in range(count)]
+    unfinished = [0] * count  # per slot: jobs received whose game has not ended yet
 
     async def run_slot(index: int, jobs: trio.MemoryReceiveChannel[Job]) -> None:
         async def report(played: GameReport) -> None:
+            unfinished[index] -= 1
             await emit({"slot": index, "report": played.to_json()})
 
         async with jobs:
@@ -133,8 +138,16 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
         ready = cpu_times()
         while (line := await reader.readline()) is not None:
             message = json.loads(line)
-            channels[int(message["slot"])][0].send_nowait(Job.from_json(message["job"]))
-        nursery.cancel_scope.cancel()
+            index = int(message["slot"])
+            unfinished[index] += 1
+            channels[index][0].send_nowait(Job.from_json(message["job"]))
+        for send, _ in channels:
+            send.close()
+        if any(unfinished):  # the runner stopped early: abandon the games in play
+            nursery.cancel_scope.cancel()
+        # Else every slot is idle and ends as a match does: its engines get ``quit`` and
+        # exit by themselves. (Cancelling would also signal their process groups, and a
+        # session would then wait its whole quit grace for an exit it is never told of.)
     end = cpu_times()
     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
         await emit({"cpu": [end[0] - ready[0], end[1] - ready[1]]})

@@ -1,0 +1,71 @@
+"""How a worker process stops its engines when the runner closes its input."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import trio
+
+from protocol.spec import EngineSpec
+from referee.clock import TimeControl
+from tests.procs import live_with
+from tournaments.event.jobs import Job, SlotSetup
+from tournaments.play.worker import open_workers
+
+FAREWELL = Path(__file__).resolve().parents[1] / "engines" / "farewell_engine.py"
+
+
+def _setup(logs: list[Path]) -> SlotSetup:
+    entrants = tuple(
+        EngineSpec(name=f"farewell-{i}", argv=(sys.executable, str(FAREWELL), str(log)))
+        for i, log in enumerate(logs)
+    )
+    return SlotSetup(
+        game="trike",
+        options=(),
+        players=2,
+        entrants=entrants,
+        tc=TimeControl.parse("10+0.1"),
+        max_plies=1000,
+        start_timeout=30.0,
+        event="worker stop test",
+        out=None,
+        transcripts="none",
+    )
+
+
+def test_engines_of_a_finished_run_end_on_quit_not_by_signal(tmp_path: Path) -> None:
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+
+    async def main() -> None:
+        async with open_workers(_setup(logs), [1]) as slots:
+            report = await slots[0].play(Job(number=1, round=1, block=0, table=(0, 1), seed=7))
+            assert report.plies > 0 and not report.void
+        # The block has ended: the worker has exited, and so have its engines.
+
+    trio.run(main)
+    for log in logs:
+        assert log.read_text().splitlines() == ["quit"], log.name
+
+
+def test_a_game_in_play_is_abandoned_when_the_input_ends(tmp_path: Path) -> None:
+    marker = "--seed 870017"  # finds the slow engine's process, dead or alive
+    slow = EngineSpec(
+        name="slow", argv=(sys.executable, "-m", "bots", "faulty", "--slow", "200", *marker.split())
+    )
+    base = _setup([tmp_path / "a.log", tmp_path / "b.log"])
+    setup = replace(base, entrants=(base.entrants[0], slow))
+    seen: list[bool] = []
+
+    async def main() -> None:
+        async with open_workers(setup, [1]) as slots:
+            with trio.move_on_after(3.0):  # the game takes at least 13 s of slow moves
+                await slots[0].play(Job(number=1, round=1, block=0, table=(0, 1), seed=7))
+            seen.append(bool(live_with(marker)))
+        # Input closed with the game in play: the worker abandons it and stops.
+
+    trio.run(main)
+    assert seen == [True]
+    assert not live_with(marker)
