@@ -9,31 +9,25 @@ from pathlib import Path
 import trio
 
 from protocol.spec import EngineSpec
-from referee.clock import TimeControl
 from tests.procs import live_with
+from tournaments.event.config import parse_config
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.plan import Plan
 from tournaments.play.worker import open_workers
 
 FAREWELL = Path(__file__).resolve().parents[1] / "engines" / "farewell_engine.py"
 
 
 def _setup(logs: list[Path]) -> SlotSetup:
-    entrants = tuple(
-        EngineSpec(name=f"farewell-{i}", argv=(sys.executable, str(FAREWELL), str(log)))
+    entrants = [
+        {"name": f"farewell-{i}", "command": f"{sys.executable} {FAREWELL} {log}"}
         for i, log in enumerate(logs)
+    ]
+    config = parse_config(
+        {"game": "trike", "games": 1, "tc": "10+0.1", "start_timeout": 30, "entrants": entrants},
+        "test",
     )
-    return SlotSetup(
-        game="trike",
-        options=(),
-        players=2,
-        entrants=entrants,
-        tc=TimeControl.parse("10+0.1"),
-        max_plies=1000,
-        start_timeout=30.0,
-        event="worker stop test",
-        out=None,
-        transcripts="none",
-    )
+    return Plan.from_config(config, "test").slot_setup(None)
 
 
 def test_engines_of_a_finished_run_end_on_quit_not_by_signal(tmp_path: Path) -> None:
