@@ -375,6 +375,11 @@ def _reap(engine: int) -> tuple[int, float] | None:
 
 
 def _kill_all() -> None:
+    # kill(-1) from process 1 of a PID namespace reaches that namespace only. From any
+    # other process it reaches every process the caller may signal: as root, the whole
+    # host. ``main`` refuses to run outside process 1; this checks again, for any caller.
+    if os.getpid() != 1:
+        raise RuntimeError("the warden kills with kill(-1) only as process 1 of a sandbox")
     try:  # noqa: SIM105 (contextlib costs milliseconds to import)
         os.kill(-1, SIGKILL)  # from process 1: everyone in the namespace but us
     except ProcessLookupError:
@@ -410,7 +415,14 @@ def _report(fd: int, text: str) -> None:
 
 
 def main(args: Sequence[str]) -> int:
-    """``warden.py KEY=VALUE... -- ARGV...``: run ``ARGV`` as the sandbox's engine."""
+    """``warden.py KEY=VALUE... -- ARGV...``: run ``ARGV`` as the sandbox's engine.
+
+    Refuses (status 2) unless it is process 1 of its PID namespace: only there does its
+    ``kill(-1)`` stay inside the sandbox.
+    """
+    if os.getpid() != 1:
+        os.write(2, b"warden: not process 1 of a sandbox; refusing to run\n")
+        return 2
     try:
         split = list(args).index("--")
         config = Config.from_args(args[:split])

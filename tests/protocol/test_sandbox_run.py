@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -158,3 +159,20 @@ async def test_kill_minus_one_kills_only_the_sandbox_s_processes(
         nursery.cancel_scope.cancel()
     lines = stderr_of(session.transcript)
     assert "hostile: kill -9 -1 done; my child was killed: True; I am alive" in lines, lines
+
+
+def test_the_warden_refuses_to_run_unless_it_is_process_1(bwrap: None) -> None:
+    """Its kill(-1) reaches the whole host from anywhere but process 1 of a namespace.
+
+    Run as process 2 of a PID namespace (bwrap's own init is 1): even a warden without
+    the check would reach only that namespace.
+    """
+    warden = str(Path(__file__).resolve().parents[2] / "protocol" / "warden.py")
+    done = subprocess.run(
+        ["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
+         "--proc", "/proc", "--dev", "/dev",
+         sys.executable, "-I", "-S", warden, "report=2", "max_processes=4", "--", "/bin/true"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == "warden: not process 1 of a sandbox; refusing to run\n"
