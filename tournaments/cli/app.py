@@ -29,6 +29,7 @@ from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.report import report_command
 from tournaments.cli.sandbox import SandboxOption, confine, require_sandbox, sandbox_mode
+from tournaments.cli.serve import serve_command
 from tournaments.cli.show import show_command
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament import standings_command, tournament_command
@@ -320,6 +321,7 @@ app.command("tournament")(tournament_command)
 app.command("standings")(standings_command)
 app.command("show")(show_command)
 app.command("report")(report_command)
+app.command("serve")(serve_command)
 
 
 def _fail(message: str) -> NoReturn:

@@ -8,6 +8,7 @@ console script prints as ``referee: error: ...`` (exit status 2).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ import typer
 
 from tournaments.cli.progress import ProgressDisplay
 from tournaments.cli.sandbox import SandboxOption, require_sandbox, sandbox_mode
+from tournaments.cli.serve import live_server, parse_live
 from tournaments.cli.signals import run_until_signalled
 from tournaments.event.cluster_settings import LOCAL, ClusterConfig
 from tournaments.event.config import (
@@ -146,6 +148,14 @@ def tournament_command(
         ),
     ] = None,
     sandbox: SandboxOption = None,
+    live: Annotated[
+        str | None,
+        typer.Option(
+            "--live",
+            metavar="[HOST:]PORT",
+            help="Serve a live page of the event (127.0.0.1 unless a host is given).",
+        ),
+    ] = None,
 ) -> None:
     """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
 
@@ -213,15 +223,26 @@ def tournament_command(
                 "share CPUs (fine for instant engines, not for thinking ones)",
                 err=True,
             )
+    live_address = parse_live(live) if live is not None else None
     display = ProgressDisplay(sys.stdout, quiet=quiet)
 
     def on_game(report: GameReport, progress: Progress) -> None:
         display.game(report, progress)
 
+    view = (
+        live_server(directory, live_address)
+        if live_address is not None
+        else contextlib.nullcontext()
+    )
     try:
-        result: RunResult = run_until_signalled(
-            lambda: run_tournament(plan, directory, resume=resume, on_game=on_game)
-        )
+        with view as line:
+            if line:
+                typer.echo(line, err=True)
+            result: RunResult = run_until_signalled(
+                lambda: run_tournament(
+                    plan, directory, resume=resume, on_game=on_game, live=live_address is not None
+                )
+            )
     except WorkerError as exc:  # a bug or a killed worker: one line, and how to go on
         display.clear()
         raise TournamentError(f"{exc}; continue with --resume") from None

@@ -99,6 +99,8 @@ class SlotSetup:
     """Output directory for transcripts (``logs/``), or None for none."""
     transcripts: str
     """``all``, ``failures`` or ``none``."""
+    live: bool = False
+    """Publish each game in play for ``referee serve`` (``play.live_feed``)."""
 
     def make_game(self) -> AnyGame:
         """The rules object."""
@@ -138,6 +140,7 @@ class SlotSetup:
             "event": self.event,
             "out": self.out,
             "transcripts": self.transcripts,
+            "live": self.live,
         }
 
     @classmethod
@@ -177,4 +180,5 @@ class SlotSetup:
             event=data["event"],
             out=data["out"],
             transcripts=data["transcripts"],
+            live=bool(data.get("live", False)),
         )

@@ -290,8 +290,8 @@ class Plan:
             start=opening.start,
         )
 
-    def slot_setup(self, out: Path | None) -> SlotSetup:
-        """What the game slots need."""
+    def slot_setup(self, out: Path | None, *, live: bool = False) -> SlotSetup:
+        """What the game slots need (``live``: publish the games in play in ``out``)."""
         config = self.config
         return SlotSetup(
             game=self.game.name,
@@ -305,4 +305,5 @@ class Plan:
             event=config.event,
             out=str(out) if out is not None else None,
             transcripts=config.transcripts,
+            live=live and out is not None,
         )

@@ -121,14 +121,18 @@ def table(
     return head + "".join(body) + TABLE_TAIL
 
 
-def page_frame(title: str, *, script: str = "") -> tuple[str, str]:
+def page_frame(title: str, *, script: str = "", connect_self: bool = False) -> tuple[str, str]:
     """The text before and after a page's body: ``page(t, b) == before + b + after``.
 
     The Content-Security-Policy forbids every network fetch, so a page that
     accidentally referred to an outside resource would show it broken (and a
     browser test would see the console error) instead of silently loading it.
+    ``connect_self`` allows one kind: connections to the page's own server (the live
+    view's event stream).
     """
     csp = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+    if connect_self:
+        csp += "; connect-src 'self'"
     js = f"<script>{script}</script>" if script else ""
     before = (
         "<!DOCTYPE html>\n"
@@ -140,8 +144,8 @@ def page_frame(title: str, *, script: str = "") -> tuple[str, str]:
     return before, f"{js}</body></html>\n"
 
 
-def page(title: str, body: str, *, script: str = "") -> str:
+def page(title: str, body: str, *, script: str = "", connect_self: bool = False) -> str:
     """A complete HTML5 document: inline style, ``body``, then the inline ``script``
     (see ``page_frame``)."""
-    before, after = page_frame(title, script=script)
+    before, after = page_frame(title, script=script, connect_self=connect_self)
     return before + body + after

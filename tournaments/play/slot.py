@@ -34,6 +34,7 @@ from referee.record import MoveEntry, build_record, format_record, timing_commen
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.engines import hide_path
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.play.live_feed import live_game
 from tournaments.results.game import GameReport
 
 TranscriptSink = Callable[[Transcript], None]
@@ -171,16 +172,28 @@ class Slot:
             cached.ended.clear()
             transcript = _transcript_of(cached.live)
             before.append((transcript, transcript.mark if transcript is not None else 0))
-        result = await play_game(
-            self.game,
-            [cached.live for cached in seats],
-            self.setup.tc,
-            seed=job.seed,
-            start=job.start,
-            max_plies=self.setup.max_plies,
-            adjudication=self.setup.adjudication,
-        )
         names = tuple(self.setup.entrants[i].name for i in job.table)
+        setup = self.setup
+        with live_game(
+            Path(setup.out) if setup.live and setup.out is not None else None,
+            number=job.number,
+            round_no=job.round,
+            seats=names,
+            game=self.game.name,
+            options=setup.options,
+            start=job.start,
+            tc=setup.tc.tag(),
+        ) as feed:
+            result = await play_game(
+                self.game,
+                [cached.live for cached in seats],
+                setup.tc,
+                seed=job.seed,
+                start=job.start,
+                max_plies=setup.max_plies,
+                on_move=feed.on_move if feed is not None else None,
+                adjudication=setup.adjudication,
+            )
         record = self._record(job, names, result)
         if self._wants_transcript(result.outcome):
             path, text = self._transcript(job, names, result, seats, before)

@@ -113,8 +113,12 @@ async def run_tournament(
     workers: int | None = None,
     on_game: Callable[[GameReport, Progress], None] | None = None,
     factory: PlayerFactory | None = None,
+    live: bool = False,
 ) -> RunResult:
     """Run (or with ``resume`` continue) ``plan`` with its output in ``out``.
+
+    ``live``: each game in play is published in ``out/live/`` for ``referee serve``
+    (``tournaments.play.live_feed``).
 
     ``factory`` replaces engine processes by other players (tests: in-process
     players; it requires ``workers=0``). With ``[cluster] address`` in the plan's
@@ -150,7 +154,9 @@ async def run_tournament(
         try:
             async with (
                 _unwrapped(),
-                open_games(plan, out, concurrency, workers, factory, worker_cpu) as play_all,
+                open_games(
+                    plan, out, concurrency, workers, factory, worker_cpu, live=live
+                ) as play_all,
                 trio.open_nursery() as nursery,
             ):
                 result.startup = time.perf_counter() - opened

@@ -81,9 +81,13 @@ async def open_games(
     workers: int,
     factory: PlayerFactory | None,
     cpu: list[float],
+    *,
+    live: bool = False,
 ) -> AsyncIterator[PlayAll]:
     """Where this run's games are played: on the Dask cluster of ``[cluster] address``
-    (``tournaments.cluster.client``), else in ``open_slots``."""
+    (``tournaments.cluster.client``), else in ``open_slots`` (``live``: the slots
+    publish their games in play, ``tournaments.play.live_feed``; not on a cluster,
+    whose workers do not write into the event directory)."""
     if plan.config.cluster.address is not None:
         if factory is not None:
             raise ValueError("in-process players cannot play on a cluster")
@@ -92,7 +96,9 @@ async def open_games(
         async with open_cluster(plan.config.cluster, plan, out) as games:
             yield games.play_all
         return
-    async with open_slots(plan.slot_setup(out), concurrency, workers, factory, cpu) as slots:
+    async with open_slots(
+        plan.slot_setup(out, live=live), concurrency, workers, factory, cpu
+    ) as slots:
         yield functools.partial(play_all, slots)
 
 

@@ -1,0 +1,128 @@
+"""The live feed a game in play writes, and what the watcher makes of an event directory."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from protocol.search_info import SearchInfo, Shares
+from referee.match import PlayedMove
+from tests.report.events import MATCH, play
+from tournaments.live.watch import EventWatcher
+from tournaments.play.journal import read_journal
+from tournaments.play.live_feed import LIVE_DIR, feed_path, live_game, read_feed
+
+
+def _move(seat: int, text: str, score: tuple[int, ...] | None = None) -> PlayedMove:
+    search = SearchInfo(depth=3, nodes=120, score=Shares(score)) if score else SearchInfo()
+    return PlayedMove(seat, text, 0.01, 9.5, (), 0.0, 0.01, search)
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return play(MATCH, tmp_path_factory.mktemp("live") / "event")
+
+
+def test_a_feed_is_a_header_then_a_line_per_move_and_goes_when_the_game_ends(
+    tmp_path: Path,
+) -> None:
+    with live_game(
+        tmp_path, number=7, round_no=2, seats=["a", "b"], game="trike",
+        options=[("size", "9")], start=None, tc="10+0.1",
+    ) as feed:  # fmt: skip
+        assert feed is not None
+        feed.on_move(1, _move(0, "e3"))
+        feed.on_move(2, _move(1, "swap", (300, 700)))
+        first = read_feed(feed_path(tmp_path, 7))
+        assert first is not None and first.header is not None
+        assert first.header["number"] == 7 and first.header["seats"] == ["a", "b"]
+        assert [m["move"] for m in first.moves] == ["e3", "swap"]
+        assert first.moves[1]["search"] == {"d": 3, "n": 120, "s": [300, 700]}
+        assert first.moves[0]["clock"] == 9.5
+        feed.on_move(3, _move(0, "d2"))
+        more = read_feed(feed_path(tmp_path, 7), first.offset)
+        assert more is not None and more.header is None
+        assert [m["move"] for m in more.moves] == ["d2"]
+    assert not feed_path(tmp_path, 7).exists()
+    assert read_feed(feed_path(tmp_path, 7)) is None  # gone: the game is over
+
+
+def test_no_feed_without_an_output_directory() -> None:
+    with live_game(
+        None, number=1, round_no=1, seats=["a"], game="trike", options=[], start=None, tc="inf"
+    ) as feed:
+        assert feed is None
+
+
+def test_a_torn_last_line_waits_for_its_end(tmp_path: Path) -> None:
+    path = tmp_path / "game-000001.jsonl"
+    path.write_bytes(b'{"number":1}\n{"ply":1,"seat":0,"move":"e3"}\n{"ply":2,"se')
+    read = read_feed(path)
+    assert read is not None and [m["move"] for m in read.moves] == ["e3"]
+    with path.open("ab") as f:
+        f.write(b'at":1,"move":"swap"}\nnot json\n')
+    more = read_feed(path, read.offset)
+    assert more is not None and [m["move"] for m in more.moves] == ["swap"]
+
+
+def test_a_tournament_with_the_view_on_leaves_no_feed_behind(event: Path, tmp_path: Path) -> None:
+    import trio
+
+    from tests.tournaments.local import bot_factory
+    from tournaments.event.config import parse_config
+    from tournaments.event.plan import Plan
+    from tournaments.runner.run import run_tournament
+
+    plan = Plan.from_config(parse_config({**MATCH, "games": 2}, "test"), "test")
+    out = tmp_path / "ev"
+    trio.run(lambda: run_tournament(plan, out, factory=bot_factory(), workers=0, live=True))
+    assert (out / LIVE_DIR).is_dir() and list((out / LIVE_DIR).iterdir()) == []
+    assert len(read_journal(out).games) == 2
+
+
+def test_the_watcher_follows_tables_finished_games_and_boards(event: Path, tmp_path: Path) -> None:
+    directory = tmp_path / "event"
+    shutil.copytree(event, directory)
+    watcher = EventWatcher(directory)
+    first = watcher.poll()
+    kinds = [u.event for u in first]
+    assert "standings" in kinds and "status" in kinds
+    finished = sorted(u.data["number"] for u in first if u.event == "finished")
+    assert finished == sorted(read_journal(directory).games)
+    status = next(u for u in first if u.event == "status").data  # shown as text, not HTML
+    assert status == {"text": "Report <test> & match: 4 of 4 games, finished", "complete": True}
+    assert watcher.poll() == []  # nothing changed
+
+    with live_game(
+        directory, number=99, round_no=9, seats=["x<script>", "y"], game="trike",
+        options=[("size", "9")], start=None, tc="10+0.1",
+    ) as feed:  # fmt: skip
+        assert feed is not None
+        feed.on_move(1, _move(0, "e3", (600, 400)))
+        board = [u for u in watcher.poll() if u.event == "board"]
+        assert [(b.data["number"], b.data["ply"], b.data["last"]) for b in board] == [(99, 1, "e3")]
+        assert "<svg" in board[0].data["html"] and "x&lt;script&gt;" in board[0].data["html"]
+        assert "s=600,400" in board[0].data["html"]
+        feed.on_move(2, _move(1, "swap"))
+        board = [u for u in watcher.poll() if u.event == "board"]
+        assert [(b.data["ply"], b.data["last"]) for b in board] == [(2, "swap")]
+        assert "board-99" in watcher.snapshot
+    gone = watcher.poll()
+    assert [(u.event, u.data["number"]) for u in gone] == [("gone", 99)]
+    assert "board-99" not in watcher.snapshot
+
+
+def test_an_illegal_move_in_a_feed_is_shown_not_raised(tmp_path: Path) -> None:
+    (tmp_path / LIVE_DIR).mkdir()
+    lines = [
+        {"number": 5, "round": 1, "seats": ["a", "b"], "game": "trike", "options": {}},
+        {"ply": 1, "seat": 0, "move": "zz99"},
+    ]
+    (tmp_path / LIVE_DIR / "game-000005.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in lines)
+    )
+    board = [u for u in EventWatcher(tmp_path).poll() if u.event == "board"]
+    assert board and "move 1" in board[0].data["html"]

@@ -1,0 +1,162 @@
+"""The live feed: what a game in play publishes for ``referee serve`` to read.
+
+With the live view on (``referee tournament --live``), each game in play has one file,
+``live/game-NNNNNN.jsonl`` in the event directory: a header line (game number, round,
+seats, game, options, start position, time control), then one line per move (ply, seat,
+move, the seat's clock after it, the engine's last search items). The file is removed
+when the game ends: the finished game is in the journal. So the directory holds at most
+one file per game in play, and a reader that finds a file gone knows the game is over.
+
+The writer's cost is one ``os.write`` of one short line per ply (no buffering to flush,
+no fsync: the view is best effort and a crash loses nothing that matters). With the
+view off no file is opened and the match loop gets no hook. The reader (``read_feed``)
+tolerates a torn last line and a file that vanishes under it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from protocol.search_info import ForcedWin, SearchInfo, Shares
+from referee.match import PlayedMove
+
+LIVE_DIR = "live"
+"""Subdirectory of the event directory with the files of the games in play."""
+
+
+def feed_path(out: Path, number: int) -> Path:
+    """Where game ``number``'s live file goes."""
+    return out / LIVE_DIR / f"game-{number:06d}.jsonl"
+
+
+def _search(search: SearchInfo) -> dict[str, Any]:
+    """The items the view shows (depth, nodes, score), as JSON."""
+    data: dict[str, Any] = {}
+    if search.depth is not None:
+        data["d"] = search.depth
+    if search.nodes is not None:
+        data["n"] = search.nodes
+    score = search.score
+    if isinstance(score, Shares):
+        data["s"] = list(score.values)
+    elif isinstance(score, ForcedWin):
+        data["s"] = f"win{score.plies}"
+    return data
+
+
+class LiveGame:
+    """The live file of one game in play (see the module doc). Never raises for I/O:
+    a feed that cannot be written stops feeding, and the game goes on."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        self.fd: int | None = None
+        try:
+            path.parent.mkdir(exist_ok=True)
+            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+        except OSError:
+            return
+        self._write(header)
+
+    def _write(self, data: dict[str, Any]) -> None:
+        if self.fd is None:
+            return
+        try:
+            os.write(self.fd, json.dumps(data, separators=(",", ":")).encode() + b"\n")
+        except OSError:
+            self.close()
+
+    def on_move(self, ply: int, move: PlayedMove) -> None:
+        """``referee.match.MoveHook``: one line for the move just played."""
+        line: dict[str, Any] = {"ply": ply, "seat": move.seat, "move": move.text}
+        if move.remaining is not None:
+            line["clock"] = round(move.remaining, 3)
+        line["t"] = round(move.elapsed, 3)
+        search = _search(move.search)
+        if search:
+            line["search"] = search
+        self._write(line)
+
+    def close(self) -> None:
+        """End the feed: the file is removed (the game is over or abandoned)."""
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+
+@contextlib.contextmanager
+def live_game(
+    out: Path | None,
+    *,
+    number: int,
+    round_no: int,
+    seats: Sequence[str],
+    game: str,
+    options: Sequence[tuple[str, str]],
+    start: str | None,
+    tc: str,
+) -> Iterator[LiveGame | None]:
+    """The feed of one game while it is played, or None when there is no ``out``."""
+    if out is None:
+        yield None
+        return
+    header = {
+        "number": number,
+        "round": round_no,
+        "seats": list(seats),
+        "game": game,
+        "options": dict(options),
+        "start": start,
+        "tc": tc,
+    }
+    feed = LiveGame(feed_path(out, number), header)
+    try:
+        yield feed
+    finally:
+        feed.close()
+
+
+@dataclass(frozen=True, slots=True)
+class FeedRead:
+    """What ``read_feed`` found after ``offset``."""
+
+    header: dict[str, Any] | None
+    """The header, when the read started at offset 0."""
+    moves: tuple[dict[str, Any], ...]
+    offset: int
+    """Where the next read starts (after the last complete line)."""
+
+
+def read_feed(path: Path, offset: int = 0, *, limit: int = 1 << 20) -> FeedRead | None:
+    """The complete lines of ``path`` after ``offset`` (at most ``limit`` bytes), or None
+    when the file is gone. Malformed lines are skipped."""
+    try:
+        with path.open("rb") as f:
+            f.seek(offset)
+            data = f.read(limit)
+    except OSError:
+        return None
+    end = data.rfind(b"\n") + 1
+    header: dict[str, Any] | None = None
+    moves: list[dict[str, Any]] = []
+    for i, raw in enumerate(data[:end].splitlines()):
+        try:
+            item = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(item, dict):
+            continue
+        if offset == 0 and i == 0:
+            header = item
+        elif "move" in item:
+            moves.append(item)
+    return FeedRead(header, tuple(moves), offset + end)
