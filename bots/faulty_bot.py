@@ -147,10 +147,10 @@ class FaultyLoop(EngineLoop):
         sys.stderr.buffer.flush()
 
     def ply(self) -> int:
-        try:
-            return int(self.random.replay(self.position).ply)
-        except ValueError:
-            return len(self.position.moves)
+        tracker = self.tracker
+        if tracker is None:
+            return 0
+        return int(tracker.state.ply) if tracker.problem is None else len(tracker.moves)
 
     def triggered(self) -> bool:
         at: int | None = self.args.at
@@ -255,14 +255,12 @@ class FaultyLoop(EngineLoop):
             super().on_go(command)
 
     def play_illegal(self, command: Go) -> None:
-        game = self.random.game
-        assert game is not None
-        try:
-            state = self.random.replay(self.position)
-        except ValueError as exc:
-            self.error(str(exc))
+        tracker = self.tracker
+        assert tracker is not None  # on_go checked that a game runs
+        if tracker.problem is not None:
+            self.error(tracker.problem)
             return
-        text = find_illegal_move(game, state, self.position.moves)
+        text = find_illegal_move(tracker.game, tracker.state, tuple(tracker.moves))
         self.reply(MoveReply(text if text is not None else "illegal"))
 
 

@@ -45,9 +45,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bots.engine import RESIGN, run_engine
-from bots.random_bot import AnyGame, AnyState, RandomBrain, mix_seed
-from protocol.messages import Go, Position
+from bots.engine import RESIGN, Report, run_engine
+from bots.random_bot import AnyGame, AnyState, RandomBrain
+from protocol.messages import Go
 from referee.core import Outcome
 
 WIN_VALUE = 1_000_000.0
@@ -181,13 +181,11 @@ class GreedyBrain(RandomBrain):
         super().__init__(seed)
         self.replies = replies
 
-    def choose(self, position: Position, go: Go) -> str:
+    def choose(self, state: AnyState, go: Go, report: Report) -> str:
         """A greedy move, or ``resign`` if the position is already over."""
-        state = self.replay(position)
         game = self.game
-        assert game is not None  # replay raises without a game
-        rng = random.Random(mix_seed(self.seed, self.game_seed, state.ply))
-        move = greedy_move(game, state, rng, replies=self.replies)
+        assert game is not None  # the loop asks for moves only in a game
+        move = greedy_move(game, state, self.rng(state), replies=self.replies)
         if move is None:
             return RESIGN
         return game.format_move(state, move)

@@ -1,10 +1,9 @@
 """A seeded random player for every registered game: ``python -m bots random [--seed S]``.
 
 The move depends only on the bot's ``--seed``, the game's ``newgame`` seed and the
-position: the bot replays the position with the game's own rules (``parse_move``
-and ``play``, so an illegal history is refused with ``error``), then draws from
-``legal_moves()`` with a generator seeded by those three. The replayed state is
-cached, so a position that extends the previous one costs only the new moves.
+position: the engine loop (``bots.engine``) keeps the position with the game's own
+rules (an illegal history is refused with ``error``), and the bot draws from
+``legal_moves()`` with a generator seeded by those three.
 """
 
 from __future__ import annotations
@@ -14,11 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bots.engine import RESIGN, run_engine
-from protocol.messages import Go, NewGame, Position
+from bots.engine import RESIGN, Report, run_engine
+from protocol.messages import Go, NewGame
 from referee.core import Game, State
-from referee.errors import RulesError
-from referee.registry import make_game
 
 AnyGame = Game[Any, Any]
 AnyState = State[Any]
@@ -40,63 +37,24 @@ class RandomBrain:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.game: AnyGame | None = None
-        self.players = 0
         self.game_seed = 0
-        # Cache of the last replay: (start text, moves, state).
-        self._cached: tuple[str | None, tuple[str, ...], AnyState] | None = None
 
-    def newgame(self, cmd: NewGame) -> str | None:
-        """Accept any registered game with valid options; refuse anything else."""
-        self._cached = None
-        try:
-            game = make_game(cmd.game, dict(cmd.options))
-            game.check_players(cmd.players)
-        except RulesError as exc:
-            self.game = None
-            return str(exc)
-        self.game, self.players, self.game_seed = game, cmd.players, cmd.seed
+    def newgame(self, game: AnyGame, cmd: NewGame) -> str | None:
+        """Accept any game the loop could build."""
+        self.game, self.game_seed = game, cmd.seed
         return None
 
-    def replay(self, position: Position) -> AnyState:
-        """The state after ``position`` (validated), reusing the previous replay if it is a prefix.
+    def rng(self, state: AnyState) -> random.Random:
+        """The generator of the move at ``state`` (bot seed, game seed, ply)."""
+        return random.Random(mix_seed(self.seed, self.game_seed, state.ply))
 
-        :raises ValueError: no game, or a bad start position or move in the history.
-        """
-        game = self.game
-        if game is None:
-            raise ValueError("no game: send newgame first")
-        moves = position.moves
-        cached = self._cached
-        if (
-            cached is not None
-            and cached[0] == position.state
-            and len(cached[1]) <= len(moves)
-            and moves[: len(cached[1])] == cached[1]
-        ):
-            state, done = cached[2], len(cached[1])
-        else:
-            if position.state is None:
-                state = game.initial_state(self.players)
-            else:
-                state = game.decode(position.state)
-            done = 0
-        for index in range(done, len(moves)):
-            try:
-                state = state.play(game.parse_move(state, moves[index]))
-            except RulesError as exc:
-                raise ValueError(f"move {index + 1} {moves[index]!r}: {exc}") from None
-        self._cached = (position.state, moves, state)
-        return state
-
-    def choose(self, position: Position, go: Go) -> str:
+    def choose(self, state: AnyState, go: Go, report: Report) -> str:
         """A random legal move, or ``resign`` if the position is already over."""
-        state = self.replay(position)
         moves = state.legal_moves()
         if not moves:
             return RESIGN
         assert self.game is not None
-        rng = random.Random(mix_seed(self.seed, self.game_seed, state.ply))
-        return self.game.format_move(state, moves[rng.randrange(len(moves))])
+        return self.game.format_move(state, moves[self.rng(state).randrange(len(moves))])
 
 
 def build_parser(prog: str = "python -m bots random") -> argparse.ArgumentParser:

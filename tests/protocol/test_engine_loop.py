@@ -6,6 +6,7 @@ import io
 
 from bots.engine import EngineLoop
 from bots.faulty_bot import find_illegal_move
+from bots.position import AnyGame, PositionTracker
 from bots.random_bot import RandomBrain
 from protocol.codec import parse_reply
 from protocol.messages import Go, MoveReply, NewGame, Position
@@ -63,34 +64,43 @@ def test_end_of_input_ends_the_loop() -> None:
     assert converse() == []
 
 
-def test_random_brain_is_deterministic_and_caches_prefixes() -> None:
+def pick(brain: RandomBrain, game: AnyGame, moves: list[str], start: str | None = None) -> str:
+    """The brain's move after ``moves``, from a fresh replay (as a restarted loop would)."""
+    tracker = PositionTracker(game, 2)
+    tracker.update(Position(tuple(moves), start))
+    assert tracker.problem is None
+    return brain.choose(tracker.state, Go(), lambda info: None)
+
+
+def test_random_brain_is_deterministic() -> None:
+    game = make_game("trike")
     brain = RandomBrain(seed=9)
-    assert brain.newgame(NewGame("trike", 2, 1, 4)) is None
+    assert brain.newgame(game, NewGame("trike", 2, 1, 4)) is None
     history: list[str] = []
     for _ in range(10):
-        history.append(brain.choose(Position(tuple(history)), Go()))
+        history.append(pick(brain, game, history))
     again = RandomBrain(seed=9)
-    again.newgame(NewGame("trike", 2, 2, 4))
-    # Out of order, with the cache invalidated by going back: same moves.
-    assert again.choose(Position(tuple(history[:5])), Go()) == history[5]
-    assert again.choose(Position(tuple(history[:2])), Go()) == history[2]
-    assert again.choose(Position(tuple(history[:9])), Go()) == history[9]
+    again.newgame(game, NewGame("trike", 2, 2, 4))
+    # Out of order: the same moves.
+    assert pick(again, game, history[:5]) == history[5]
+    assert pick(again, game, history[:2]) == history[2]
+    assert pick(again, game, history[:9]) == history[9]
     other = RandomBrain(seed=10)
-    other.newgame(NewGame("trike", 2, 1, 4))
+    other.newgame(game, NewGame("trike", 2, 1, 4))
     others: list[str] = []
     for _ in range(10):
-        others.append(other.choose(Position(tuple(others)), Go()))
+        others.append(pick(other, game, others))
     assert others != history
 
 
 def test_random_brain_plays_a_whole_game_from_an_encoded_state() -> None:
     game = make_game("trike", {"size": "7"})
     brain = RandomBrain(seed=1)
-    brain.newgame(NewGame("trike", 2, 1, 0, (("size", "7"),)))
+    brain.newgame(game, NewGame("trike", 2, 1, 0, (("size", "7"),)))
     start = game.encode(game.initial_state(2))
     history: list[str] = []
     while True:
-        reply = brain.choose(Position(tuple(history), start), Go())
+        reply = pick(brain, game, history, start)
         if reply == "resign":
             break
         assert isinstance(parse_reply(f"move {reply}"), MoveReply)

@@ -7,25 +7,32 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
 from bots.greedy_bot import GreedyBrain
+from bots.position import PositionTracker
 from bots.random_bot import RandomBrain
 from protocol.messages import Go, NewGame, Position
 from protocol.spec import EngineSpec
 from referee.players import GameSetup, LocalPlayer, MoveRequest, Player
+from referee.registry import make_game
 from tournaments.play.slot import PlayerFactory, TranscriptSink
 
 
 def brain_player(name: str, brain: RandomBrain) -> LocalPlayer:
     """A ``LocalPlayer`` that asks ``brain`` as the engine loop would."""
-    current: list[GameSetup] = []
+    current: list[tuple[GameSetup, PositionTracker]] = []
 
     def choose(setup: GameSetup, request: MoveRequest) -> str | None:
-        if not current or current[0] is not setup:
-            current[:] = [setup]
+        if not current or current[0][0] is not setup:
+            game = make_game(setup.game, dict(setup.options))
+            current[:] = [(setup, PositionTracker(game, setup.players))]
             refusal = brain.newgame(
-                NewGame(setup.game, setup.players, setup.seat + 1, setup.seed, setup.options)
+                game,
+                NewGame(setup.game, setup.players, setup.seat + 1, setup.seed, setup.options),
             )
             assert refusal is None, refusal
-        return brain.choose(Position(request.moves, request.start), Go())
+        tracker = current[0][1]
+        tracker.update(Position(request.moves, request.start))
+        assert tracker.problem is None, tracker.problem
+        return brain.choose(tracker.state, Go(), lambda info: None)
 
     return LocalPlayer(name, choose)
 
