@@ -348,5 +348,10 @@ class Tricouleur(Game[TricouleurState, Move]):
         has none. RULES.md says nothing about unfinished games. The built-in ``greedy``
         bot evaluates positions by these scores (``Game.evaluate``).
         """
-        counts = (state.armies(0).bit_count(), state.armies(1).bit_count())
-        return ranks_from_scores(counts), (float(counts[0]), float(counts[1]))
+        counts = self.evaluate(state)
+        return ranks_from_scores(counts), counts
+
+    def evaluate(self, state: TricouleurState) -> tuple[float, ...]:
+        """The scores of ``score_unfinished`` (stones left), without ranking them: engines
+        call this once per position they look at."""
+        return float(state.armies(0).bit_count()), float(state.armies(1).bit_count())

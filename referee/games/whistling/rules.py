@@ -365,5 +365,11 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
         none. RULES.md says nothing about unfinished games. The built-in ``greedy`` bot
         evaluates positions by these scores (``Game.evaluate``).
         """
-        counts = (state.stones[0].bit_count(), state.stones[1].bit_count())
-        return ranks_from_scores(counts), (float(counts[0]), float(counts[1]))
+        counts = self.evaluate(state)
+        return ranks_from_scores(counts), counts
+
+    def evaluate(self, state: WhistlingState) -> tuple[float, ...]:
+        """The scores of ``score_unfinished`` (stones left), without ranking them: engines
+        call this once per position they look at."""
+        stones = state.stones
+        return float(stones[0].bit_count()), float(stones[1].bit_count())
