@@ -11,10 +11,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 from bots import faulty_bot, greedy_bot, random_bot
+from bots.mcts import brain as mcts_bot
 
 BOTS: dict[str, Callable[[Sequence[str]], int]] = {
     "random": random_bot.main,
     "greedy": greedy_bot.main,
+    "mcts": mcts_bot.main,
     "faulty": faulty_bot.main,
 }
 """Every bot ``python -m bots`` can run, by name."""

@@ -1,0 +1,183 @@
+"""The ``mcts`` engine: ``python -m bots mcts [--seed S] [--exploration C] [--scale X]``.
+
+It plays every registered game and seat count through the engine loop
+(``bots.engine``), searches with ``bots.mcts.search`` for as long as ``bots.mcts.timeman``
+allows (``go time … inc …``, ``go movetime``), or a number of iterations (``go nodes``,
+declared with ``feature nodes``), and reports structured ``info`` every 250 ms and at
+the end of each search: ``depth`` (the PV's length), ``seldepth``, ``nodes``
+(iterations), ``nps``, ``time``, ``score`` (each seat's share of the points, or
+``win 1`` when the move played wins at once) and ``pv``.
+
+The search's generator is seeded by the bot's seed, the game's seed and the ply (as
+the random bot's), so the same seed, position and node limit give the same move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from bots.engine import RESIGN, Report, run_engine
+from bots.mcts.search import DEFAULT_EXPLORATION, DEFAULT_MAX_CHILDREN, Limits, Search
+from bots.mcts.search import Report as SearchReport
+from bots.mcts.timeman import UNTIMED, OverheadMeter, clock_budget, movetime_budget
+from bots.mcts.values import AnyGame, AnyState, Valuer, default_scale, shares
+from bots.random_bot import mix_seed
+from protocol.messages import Go, NewGame
+from protocol.search_info import ForcedWin, SearchInfo, Shares
+
+REPORT_EVERY = 0.25
+"""Seconds between two ``info`` lines of one search."""
+
+
+class MctsBrain:
+    """Chooses moves by Monte Carlo tree search (see the module docstring)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        exploration: float = DEFAULT_EXPLORATION,
+        scale: float | None = None,
+        max_children: int = DEFAULT_MAX_CHILDREN,
+    ) -> None:
+        self.seed = seed
+        self.exploration = exploration
+        self.scale = scale
+        self.max_children = max_children
+        self.game: AnyGame | None = None
+        self.valuer: Valuer | None = None
+        self.game_seed = 0
+        self.overhead = OverheadMeter()
+
+    def newgame(self, game: AnyGame, cmd: NewGame) -> str | None:
+        """Accept any game the loop could build; fix the heuristic's scale for it."""
+        scale = self.scale
+        if scale is None:
+            scale = default_scale(game, game.initial_state(cmd.players))
+        self.game, self.game_seed = game, cmd.seed
+        self.valuer = Valuer(game, cmd.players, scale)
+        self.overhead.reset()
+        return None
+
+    def limits(self, seat: int, go: Go, started: float) -> Limits:
+        """The search's limits for ``go`` (time from ``timeman``, nodes as given)."""
+        budget: float | None = None
+        if go.times is not None and go.incs is not None and seat < len(go.times):
+            remaining, increment = go.times[seat] / 1000, go.incs[seat] / 1000
+            self.overhead.charged(remaining)
+            budget = clock_budget(remaining, increment, self.overhead.estimate)
+        elif go.movetime is not None:
+            budget = movetime_budget(go.movetime / 1000, self.overhead.estimate)
+        elif go.nodes is None:
+            budget = UNTIMED
+        deadline = None if budget is None else started + budget
+        return Limits(nodes=go.nodes, deadline=deadline, max_children=self.max_children)
+
+    def search(self, state: AnyState, limits: Limits, report: Report | None = None) -> Search:
+        """Run one search from ``state`` (public for tests and benchmarks)."""
+        valuer = self.valuer
+        assert valuer is not None, "newgame first"
+        rng = random.Random(mix_seed(self.seed, self.game_seed, state.ply))
+        search = Search(valuer, state, rng, exploration=self.exploration)
+        on_report = None
+        if report is not None:
+
+            def on_report(progress: SearchReport) -> None:
+                report(self.info(state, progress))
+
+        search.run(limits, time.monotonic, on_report=on_report, report_every=REPORT_EVERY)
+        return search
+
+    def choose(self, state: AnyState, go: Go, report: Report) -> str:
+        """The search's move, or ``resign`` if the position is already over."""
+        started = time.monotonic()
+        seat = state.to_move
+        game = self.game
+        if seat is None or game is None:
+            return RESIGN
+        limits = self.limits(seat, go, started)
+        search = self.search(state, limits, report)
+        report(self.info(state, search.report()))
+        text = game.format_move(state, search.best_move())
+        if go.times is not None and go.incs is not None and seat < len(go.times):
+            self.overhead.searched(
+                go.times[seat] / 1000, go.incs[seat] / 1000, time.monotonic() - started
+            )
+        return text
+
+    def info(self, state: AnyState, progress: SearchReport) -> SearchInfo:
+        """The ``info`` items of a search report, moves in the game's notation."""
+        game = self.game
+        assert game is not None
+        pv: list[str] = []
+        position: Any = state
+        for move in progress.pv:
+            pv.append(game.format_move(position, move))
+            position = position._apply(move)
+        score = (
+            ForcedWin(progress.win_in)
+            if progress.win_in is not None
+            else Shares(shares(progress.points))
+        )
+        return SearchInfo(
+            depth=len(pv),
+            seldepth=progress.seldepth,
+            nodes=progress.nodes,
+            nps=progress.nps,
+            time=round(progress.seconds * 1000),
+            score=score,
+            pv=tuple(pv),
+        )
+
+
+def build_parser(prog: str = "python -m bots mcts") -> argparse.ArgumentParser:
+    """The command-line options of the mcts bot."""
+    parser = argparse.ArgumentParser(
+        prog=prog, description="A Monte Carlo tree search engine for every game."
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
+    parser.add_argument(
+        "--exploration",
+        type=float,
+        default=DEFAULT_EXPLORATION,
+        metavar="C",
+        help=f"UCT exploration constant (default {DEFAULT_EXPLORATION})",
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=None,
+        metavar="X",
+        help="units of the game's heuristic that make a clear lead (default: from the start)",
+    )
+    parser.add_argument(
+        "--max-children",
+        type=int,
+        default=DEFAULT_MAX_CHILDREN,
+        metavar="N",
+        help=f"stop a search once its tree holds N children (default {DEFAULT_MAX_CHILDREN})",
+    )
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run the mcts bot as an engine on stdin/stdout."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.exploration < 0 or (args.scale is not None and args.scale <= 0):
+        parser.error("--exploration must be >= 0 and --scale > 0")
+    return run_engine(
+        lambda: MctsBrain(
+            args.seed,
+            exploration=args.exploration,
+            scale=args.scale,
+            max_children=max(1, args.max_children),
+        ),
+        name=f"mcts-{args.seed}",
+        author="referee project",
+        features=("nodes",),
+    )

@@ -1,0 +1,86 @@
+"""How long to think: a time budget from ``go`` (pure; times in seconds).
+
+``go time … inc …``: a share of the seat's own remaining time plus most of its
+increment, ``(remaining - reserve) / MOVES_TO_GO + increment - overhead``, never more
+than a fraction of what is left. ``overhead`` is what the referee charged on earlier
+moves beyond the search itself (start-up of the reply, pipes, scheduling on a busy
+machine): the engine learns it from its own clock, since ``go`` tells it the time left
+before and after each of its moves (``OverheadMeter``). Below the reserve the engine
+thinks for at most half the increment minus that overhead, so the clock climbs back
+instead of draining: at ``1+0.01`` and above it does not lose on time as long as one
+minimal search plus the overhead fits in the increment plus the referee's margin.
+
+``go movetime m``: ``m`` minus a safety of ``MOVETIME_SAFETY`` (and the overhead seen).
+Bare ``go``: no time limit (the search needs a node limit, or it uses ``UNTIMED``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MOVES_TO_GO = 25
+"""The share of the remaining time spent on one move is ``1 / MOVES_TO_GO``."""
+RESERVE = 0.05
+"""Seconds of the clock kept back as a cushion."""
+MAX_FRACTION = 0.25
+"""Never more than this fraction of the remaining time on one move."""
+MOVETIME_SAFETY = 0.01
+"""Seconds kept back from a fixed move time."""
+UNTIMED = 1.0
+"""Seconds per move of a bare ``go`` without a node limit."""
+MIN_OVERHEAD = 0.002
+"""The overhead assumed before any is measured (seconds)."""
+
+
+@dataclass
+class OverheadMeter:
+    """Learns the time the referee charges beyond the search (see the module docstring).
+
+    Call ``searched`` after each move with the clock the engine had (``go``'s own time),
+    then ``charged`` at the next ``go`` with the new clock: the charge is
+    ``before - after + increment``; the overhead estimate is the largest excess seen
+    over the last ``window`` moves.
+    """
+
+    window: int = 16
+    _pending: tuple[float, float, float] | None = None
+    """``(clock before, increment, search seconds)`` of the last move, until measured."""
+    _recent: tuple[float, ...] = ()
+
+    @property
+    def estimate(self) -> float:
+        """Seconds to allow per move beyond the search."""
+        return max((MIN_OVERHEAD, *self._recent))
+
+    def reset(self) -> None:
+        """A new game: forget the pending move (the estimate is kept)."""
+        self._pending = None
+
+    def searched(self, clock_before: float, increment: float, seconds: float) -> None:
+        """The engine searched ``seconds`` on a move started with ``clock_before`` left."""
+        self._pending = (clock_before, increment, seconds)
+
+    def charged(self, clock_now: float) -> None:
+        """The engine's clock at its next ``go``: measure the last move's overhead."""
+        if self._pending is None:
+            return
+        before, increment, seconds = self._pending
+        self._pending = None
+        excess = (before - clock_now + increment) - seconds
+        if excess < 0 or excess > max(1.0, before):
+            return  # a clock that does not fit (another game, a restarted referee)
+        self._recent = (*self._recent, excess)[-self.window :]
+
+
+def clock_budget(remaining: float, increment: float, overhead: float) -> float:
+    """Seconds to search with ``remaining`` seconds left and ``increment`` per move."""
+    spare = remaining - RESERVE
+    if spare <= 0:
+        return max(0.0, 0.5 * increment - overhead)
+    budget = spare / MOVES_TO_GO + increment - overhead
+    return max(0.0, min(budget, MAX_FRACTION * spare + 0.5 * increment))
+
+
+def movetime_budget(movetime: float, overhead: float) -> float:
+    """Seconds to search with a fixed ``movetime``."""
+    return max(0.0, movetime - MOVETIME_SAFETY - overhead)

@@ -1,0 +1,148 @@
+"""Values of positions for the search: one number per seat, the seat's expected placement points.
+
+A seat's placement points are those of the tournament standings: place ``p`` of ``n`` is
+worth ``(n - p) / (n - 1)`` (1 for first, 0 for last, ½ for second of three; tied seats
+share the average of the places they span). They sum to ``n / 2`` over the seats, so
+``share = points · 2 / n`` is each seat's share of the game's points, summing to 1: the
+``score`` the engine reports.
+
+An unfinished position is valued from the game's own heuristic ``Game.evaluate``
+(material, stones, points so far) through pairwise comparisons: seat ``i`` finishes ahead
+of seat ``j`` with probability ``sigmoid((v_i - v_j) / scale)``, and a seat's expected
+points are the mean of those probabilities over its opponents. For a finished game the
+probabilities are 1, ½ or 0, which gives exactly the placement points, so heuristic and
+exact values live on one scale. A game that gives no heuristic values falls back on the
+ranks of ``Game.score_unfinished``; one that gives neither is an even split.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from referee.core import Game, Outcome, State
+
+AnyGame = Game[Any, Any]
+AnyState = State[Any]
+
+Values = list[float]
+"""Expected placement points per seat, in seat order (each in 0..1)."""
+
+
+def placement_points(ranks: Sequence[int]) -> Values:
+    """Placement points per seat for competition ``ranks`` (module docstring)."""
+    n = len(ranks)
+    if n < 2:
+        return [1.0] * n
+    points = []
+    for rank in ranks:
+        tied = sum(1 for other in ranks if other == rank)
+        points.append(sum((n - p) / (n - 1) for p in range(rank, rank + tied)) / tied)
+    return points
+
+
+def default_scale(game: AnyGame, state: AnyState) -> float:
+    """The heuristic's unit for ``game``: an eighth of a seat's mean value at the start
+    (Trichess material 39 gives about 5, so a rook up is worth 73 % against an equal
+    seat), at least 1 (games that start at 0 points: Trike, Tricolor)."""
+    values = game.evaluate(state)
+    if not values:
+        return 1.0
+    return max(1.0, sum(abs(float(v)) for v in values) / len(values) / 8.0)
+
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def pairwise_points(values: Sequence[float], scale: float) -> Values:
+    """Expected placement points from heuristic ``values`` (module docstring)."""
+    n = len(values)
+    if n < 2:
+        return [1.0] * n
+    points = [0.0] * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            ahead = _sigmoid((values[i] - values[j]) / scale)
+            points[i] += ahead
+            points[j] += 1.0 - ahead
+    return [p / (n - 1) for p in points]
+
+
+class Valuer:
+    """Values positions of one game (module docstring); ``scale`` is the heuristic's unit.
+
+    ``heuristic`` is built once per game with what it needs bound locally, and two
+    seats take a one-sigmoid path: the search values every child of every position it
+    expands, so this is hot.
+    """
+
+    def __init__(self, game: AnyGame, num_players: int, scale: float) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.scale = scale
+        self.even: Values = [0.5] * num_players
+        self.heuristic: Callable[[AnyState], Values] = self._make_heuristic()
+
+    def _make_heuristic(self) -> Callable[[AnyState], Values]:
+        evaluate, fallback, scale, n = (
+            self.game.evaluate,
+            self._fallback,
+            self.scale,
+            self.num_players,
+        )
+        exp = math.exp
+
+        def two(state: AnyState) -> Values:
+            values = evaluate(state)
+            if len(values) != 2:
+                return fallback(state)
+            x = (values[1] - values[0]) / scale
+            first = 1.0 / (1.0 + exp(x)) if x < 700.0 else 0.0
+            return [first, 1.0 - first]
+
+        def many(state: AnyState) -> Values:
+            values = evaluate(state)
+            if len(values) != n:
+                return fallback(state)
+            return pairwise_points(values, scale)
+
+        return two if n == 2 else many
+
+    def exact(self, outcome: Outcome) -> Values:
+        """The values of a finished game."""
+        return placement_points(outcome.ranks) if outcome.ranks else list(self.even)
+
+    def _fallback(self, state: AnyState) -> Values:
+        """A game without heuristic values: the ranks of ``score_unfinished``, else even."""
+        ranks = self.game.score_unfinished(state)[0]
+        if len(ranks) == self.num_players:
+            return pairwise_points([-float(r) for r in ranks], 0.5)
+        return list(self.even)
+
+    def value(self, state: AnyState) -> tuple[Values, bool]:
+        """``(values, terminal)``: exact values for a finished game, else heuristic ones."""
+        outcome = state.outcome()
+        if outcome is not None:
+            return self.exact(outcome), True
+        return self.heuristic(state), False
+
+
+def shares(points: Sequence[float]) -> tuple[int, ...]:
+    """Points as integer thousandths of the game's points that sum to exactly 1000
+    (largest remainders get the rounding), the engine's ``score`` items."""
+    n = len(points)
+    total = sum(points)
+    if n == 0:
+        return ()
+    exact = [1000.0 / n] * n if total <= 0 else [1000.0 * p / total for p in points]
+    floors = [math.floor(x) for x in exact]
+    missing = 1000 - sum(floors)
+    order = sorted(range(n), key=lambda i: (floors[i] - exact[i], i))
+    for i in order[:missing]:
+        floors[i] += 1
+    return tuple(floors)
