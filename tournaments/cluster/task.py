@@ -17,10 +17,10 @@ free of Dask at import time, so it also runs without a cluster (tests).
 Engines are resolved on the worker, per entrant, from the first of: the worker's
 ``REFEREE_ENGINES`` file (TOML, ``name = "command"``: for binaries whose path differs
 between machines), the config's ``[cluster.engines]``, the entrant's ``command``. A
-built-in name (``random``, ``greedy``, ``trike-c``) becomes the worker's own Python or
-its own build of the C engine. ``cwd``, ``env``, options, limits and the sandbox stay the
-entrant's; a sandboxed entrant's view hides the other entrants' directories as they are
-on this worker, and the preflight checks that bubblewrap works here.
+built-in name (``random``, ``greedy``, ``mcts``, ``trike-c``) becomes the worker's own
+Python or its own build of the C engine. ``cwd``, ``env``, options, limits and the sandbox
+stay the entrant's; a sandboxed entrant's view hides the other entrants' directories as
+they are on this worker, and the preflight checks that bubblewrap works here.
 """
 
 from __future__ import annotations

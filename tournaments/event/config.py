@@ -55,7 +55,7 @@ class EntrantConfig(_Model):
     name: str | None = Field(default=None, min_length=1, max_length=100)
     """Entrant name in tables and records; defaults to the engine's name."""
     command: str = Field(min_length=1)
-    """A built-in name (``random``, ``greedy``, ``trike-c``, with arguments allowed:
+    """A built-in name (``random``, ``greedy``, ``mcts``, ``trike-c``, with arguments allowed:
     ``greedy --seed 2``) or a command line, split like a shell but never run by one."""
     cwd: str | None = None
     """Working directory (relative to the config file)."""

@@ -1,7 +1,7 @@
 """Turning ``--engine`` arguments into engine specs, with the built-in bots by name.
 
-A built-in name (``random``, ``greedy``, ``trike-c``) needs no path; anything else is a
-command line split as a shell splits words but never run through a shell. A
+A built-in name (``random``, ``greedy``, ``mcts``, ``trike-c``) needs no path; anything
+else is a command line split as a shell splits words but never run through a shell. A
 built-in name may be followed by the bot's own arguments (``greedy --seed 2``).
 ``NAME=COMMAND`` gives the entrant an explicit name.
 """
@@ -31,6 +31,7 @@ def _c_bot(name: str) -> Callable[[], tuple[str, ...]]:
 BUILTIN_ENGINES: dict[str, Callable[[], tuple[str, ...]]] = {
     "random": _python_bot("random"),
     "greedy": _python_bot("greedy"),
+    "mcts": _python_bot("mcts"),
     "trike-c": _c_bot("trike_engine"),
 }
 """Engines reachable by name; the value builds the command line on demand."""
