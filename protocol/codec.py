@@ -59,8 +59,11 @@ _INC_TEXT: dict[tuple[int, ...], str] = {}
 """Formatted ``inc`` lists by value (a bounded cache for the per-ply ``go``)."""
 
 
-def _moves(moves: tuple[str, ...]) -> str:
-    """``moves`` joined by spaces, checked to be tokens in a few C-speed passes (hot path)."""
+def join_moves(moves: tuple[str, ...]) -> str:
+    """``moves`` joined by spaces, checked to be tokens in a few C-speed passes (hot path).
+
+    :raises ProtocolViolation: a move is not a token.
+    """
     joined = " ".join(moves)
     if (
         not joined.isascii()
@@ -202,7 +205,7 @@ def format_command(command: Command) -> str:
         start = "start" if command.state is None else f"state {as_token(command.state, 'state')}"
         if not command.moves:
             return f"position {start}"
-        return f"position {start} moves {_moves(command.moves)}"
+        return f"position {start} moves {join_moves(command.moves)}"
     if (
         type(command) is Go
         and command.movetime is None
@@ -225,7 +228,7 @@ def format_command(command: Command) -> str:
             start = "start" if state is None else f"state {as_token(state, 'state')}"
             if not moves:
                 return f"position {start}"
-            return f"position {start} moves {_moves(moves)}"
+            return f"position {start} moves {join_moves(moves)}"
         case Go(times, incs, movetime, nodes, depth):
             line = "go"
             if nodes is not None:

@@ -81,6 +81,7 @@ from protocol.messages import (
     Resign,
     SetOption,
 )
+from protocol.position_text import PositionText
 from protocol.process import CHUNK_BYTES, EngineProcess, describe_exit
 from protocol.search_info import KEYS, NO_SEARCH, SearchInfo, merge, parse_info
 from protocol.spec import EngineSpec
@@ -164,6 +165,8 @@ class EngineSession:
         self._fatal: EngineError | None = None
         self._pings: set[str] = set()
         self._ping_counter = count(1)
+        self._position_text = PositionText()
+        """The last ``position`` line: the next one is built from it (linear games)."""
 
     # --- lifetime ----------------------------------------------------------------------
 
@@ -316,8 +319,12 @@ class EngineSession:
 
     def _encode(self, commands: tuple[Command, ...]) -> bytes:
         """Format ``commands`` as one block of lines and record them in the transcript."""
+        position = self._position_text.format
         try:
-            lines = [format_command(command) for command in commands]
+            lines = [
+                position(command) if type(command) is Position else format_command(command)
+                for command in commands
+            ]
         except ProtocolViolation as exc:
             raise ValueError(f"cannot send to engine {self.spec.name!r}: {exc}") from None
         now = trio.current_time()

@@ -1,0 +1,54 @@
+"""``PositionText``: the same lines as ``format_command``, built from the last one."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from protocol import codec
+from protocol.codec import format_command
+from protocol.errors import ProtocolViolation
+from protocol.messages import Position
+from protocol.position_text import PositionText
+
+TOKENS = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=6)
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([None, "s0", "s1"]), st.lists(TOKENS, max_size=12)),
+        max_size=12,
+    )
+)
+def test_every_line_is_the_formatted_position(
+    positions: list[tuple[str | None, list[str]]],
+) -> None:
+    text = PositionText()
+    for start, moves in positions:
+        # Grow each history step by step, then jump to the next (another game, a take-back).
+        for ply in range(len(moves) + 1):
+            position = Position(tuple(moves[:ply]), start)
+            assert text.format(position) == format_command(position)
+
+
+def test_an_extension_joins_only_the_new_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    joined: list[tuple[str, ...]] = []
+
+    def spy(moves: tuple[str, ...]) -> str:
+        joined.append(moves)
+        return codec.join_moves(moves)
+
+    text = PositionText()
+    moves = tuple(f"m{i}" for i in range(1000))
+    first = text.format(Position(moves[:998]))
+    monkeypatch.setattr("protocol.position_text.join_moves", spy)
+    assert text.format(Position(moves[:999])) == first + " m998"
+    assert text.format(Position(moves)) == first + " m998 m999"
+    assert joined == [("m998",), ("m999",)]
+    monkeypatch.undo()
+    with pytest.raises(ProtocolViolation):
+        text.format(Position((*moves, "bad move")))
+    # The failed line changed nothing: the next extension still builds on the last good one.
+    assert text.format(Position((*moves, "x"))) == first + " m998 m999 x"
+    assert text.format(Position(("m0", "other"))) == "position start moves m0 other"
