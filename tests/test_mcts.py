@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import time
 from typing import Any
 
 import pytest
@@ -175,6 +176,29 @@ def test_a_time_limited_search_stops_and_a_clock_drives_the_reports() -> None:
     assert final.nodes == search.iterations and 10 <= search.iterations <= 30
     assert len(reports) >= 5  # every third reading, until the deadline
     assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
+
+
+def test_a_timed_search_continues_the_last_tree_and_a_node_limited_one_does_not() -> None:
+    state = midgame("triablo", 2, 20)
+    brain = new_brain("triablo", 2)
+    first = brain.search(state, Limits(deadline=time.monotonic() + 0.3))
+    assert brain.tree is first.root
+    # Two plies down the principal variation: that node was expanded, with its visits.
+    pv = first.report().pv
+    assert len(pv) >= 3
+    later = state.play(pv[0]).play(pv[1])
+    kept = first.root.children[first.root.moves.index(pv[0])]
+    assert kept is not None
+    node = kept.children[kept.moves.index(pv[1])]
+    assert node is not None and node.n > 0
+    visits = node.n
+    second = brain.search(later, Limits(deadline=time.monotonic() + 0.05))
+    assert second.root is node and node.n > visits
+    assert state.is_legal(pv[0]) and later.is_legal(second.best_move())
+    # A node limit: a fresh tree, and none kept for the next search.
+    third = brain.search(later.play(second.best_move()), Limits(nodes=5))
+    assert third.root.n == 5 + len(third.root.moves) - 1 or third.won is not None
+    assert brain.tree is None
 
 
 def test_the_tree_stops_growing_at_its_cap() -> None:

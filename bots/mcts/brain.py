@@ -9,7 +9,9 @@ the end of each search: ``depth`` (the PV's length), ``seldepth``, ``nodes``
 ``win 1`` when the move played wins at once) and ``pv``.
 
 The search's generator is seeded by the bot's seed, the game's seed and the ply (as
-the random bot's), so the same seed, position and node limit give the same move.
+the random bot's), so the same seed, position and node limit give the same move. A
+timed search continues the tree of the engine's previous search where that tree holds
+the new position (its visits are kept); a node-limited one always starts afresh.
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.engine import RESIGN, Report, run_engine
-from bots.mcts.search import DEFAULT_EXPLORATION, DEFAULT_MAX_CHILDREN, Limits, Search
+from bots.mcts.search import (
+    DEFAULT_EXPLORATION,
+    DEFAULT_MAX_CHILDREN,
+    Limits,
+    Node,
+    Search,
+    subtree,
+)
 from bots.mcts.search import Report as SearchReport
 from bots.mcts.timeman import UNTIMED, OverheadMeter, clock_budget, movetime_budget
 from bots.mcts.values import AnyGame, AnyState, Valuer, default_scale, shares
@@ -52,6 +61,8 @@ class MctsBrain:
         self.valuer: Valuer | None = None
         self.game_seed = 0
         self.overhead = OverheadMeter()
+        self.tree: Node | None = None
+        """The last timed search's tree, for the next search to continue (``subtree``)."""
 
     def newgame(self, game: AnyGame, cmd: NewGame) -> str | None:
         """Accept any game the loop could build; fix the heuristic's scale for it."""
@@ -61,6 +72,7 @@ class MctsBrain:
         self.game, self.game_seed = game, cmd.seed
         self.valuer = Valuer(game, cmd.players, scale)
         self.overhead.reset()
+        self.tree = None
         return None
 
     def limits(self, seat: int, go: Go, started: float) -> Limits:
@@ -78,11 +90,19 @@ class MctsBrain:
         return Limits(nodes=go.nodes, deadline=deadline, max_children=self.max_children)
 
     def search(self, state: AnyState, limits: Limits, report: Report | None = None) -> Search:
-        """Run one search from ``state`` (public for tests and benchmarks)."""
+        """Run one search from ``state`` (public for tests and benchmarks).
+
+        A search without a node limit continues the tree of the last one where it holds
+        ``state``; a node-limited search starts afresh, so its move depends only on the
+        seed, the position and the limit.
+        """
         valuer = self.valuer
         assert valuer is not None, "newgame first"
         rng = random.Random(mix_seed(self.seed, self.game_seed, state.ply))
-        search = Search(valuer, state, rng, exploration=self.exploration)
+        root: AnyState | Node = state
+        if limits.nodes is None and self.tree is not None:
+            root = subtree(self.tree, state) or state
+        search = Search(valuer, root, rng, exploration=self.exploration)
         on_report = None
         if report is not None:
 
@@ -90,6 +110,7 @@ class MctsBrain:
                 report(self.info(state, progress))
 
         search.run(limits, time.monotonic, on_report=on_report, report_every=REPORT_EVERY)
+        self.tree = search.root if limits.nodes is None else None
         return search
 
     def choose(self, state: AnyState, go: Go, report: Report) -> str:

@@ -22,6 +22,8 @@ The tree (pure: no I/O; the clock is passed in):
   reports counts iterations (positions expanded), the usual MCTS meaning.
 
 The move played is the most visited child of the root (the best mean breaks ties).
+A later search may start from a subtree of an earlier one (``subtree``: the position
+after the moves played since, if the earlier search expanded it), keeping its visits.
 Children are ordered by a seeded rotation at expansion (ties in selection go to the
 earlier child), so a search is a pure function of the position, the seed and the
 iteration count: the same seed and node limit give the same move.
@@ -132,13 +134,29 @@ class Report:
         return int(self.nodes / self.seconds) if self.seconds > 0 else 0
 
 
+def subtree(old: Node, state: AnyState) -> Node | None:
+    """The node of ``state`` in the tree below ``old``, if the search expanded it.
+
+    Looks at most as many plies deep as ``state`` is after ``old``'s position, through
+    expanded children only; states are compared with ``==`` (every game's state is a
+    frozen dataclass whose caches are left out of comparisons).
+    """
+    depth = state.ply - old.state.ply
+    level = [old]
+    for _ in range(depth):
+        level = [child for node in level for child in node.children if child is not None]
+        if not level:
+            return None
+    return next((node for node in level if node.state == state), None)
+
+
 class Search:
     """One search from one root; ``run`` it once, then read ``best_move``/``report``."""
 
     def __init__(
         self,
         valuer: Valuer,
-        root: AnyState,
+        root: AnyState | Node,
         rng: random.Random,
         *,
         exploration: float = DEFAULT_EXPLORATION,
@@ -149,7 +167,8 @@ class Search:
         self.c = exploration
         self.alpha = minimax_weight
         self.players = valuer.num_players
-        self.root = Node(root)
+        self.root = root if isinstance(root, Node) else Node(root)
+        """The root: a new node, or a subtree kept from an earlier search (``subtree``)."""
         self.iterations = 0
         self.children_stored = 0
         self.seldepth = 0
