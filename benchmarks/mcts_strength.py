@@ -1,0 +1,122 @@
+"""mcts against greedy in every game and seat count: ``python benchmarks/mcts_strength.py``.
+
+For each game and seat count it runs a ``referee tournament`` (a child process, the
+console entry) of ``mcts`` against ``players - 1`` greedy bots (different seeds), seats
+rotated so that mcts sits in every seat equally often, and prints mcts's score: its
+placement points per game (1 first, 0 last; ½ for second of three), the standings'
+``Score``, where an engine as strong as the greedy bots scores 50 %. Also its losses on
+time. Options: ``--tc`` (default 5+0.05), ``--games`` per case (rounded up to a multiple
+of the seat count), ``--concurrency`` (default 2), ``--only GAME[/N]``, ``--out DIR``
+(the events, kept for ``referee report`` and ``adjudicate``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = (
+    ("trike", 2),
+    ("tricouleur", 2),
+    ("whistling-captures", 2),
+    ("trichess", 3),
+    ("tricolor", 2),
+    ("tricolor", 3),
+    ("tricolor", 4),
+    ("triablo", 2),
+    ("triablo", 3),
+)
+
+
+def config(game: str, players: int, games: int, tc: str, concurrency: int, seed: int) -> str:
+    """The event: mcts and ``players - 1`` greedy bots, one table, seats rotated."""
+    greedy = "".join(
+        f'\n[[entrants]]\nname = "greedy-{s}"\ncommand = "greedy --seed {s}"\n'
+        for s in range(1, players)
+    )
+    return f"""event = "mcts against greedy: {game} {players}p"
+game = "{game}"
+players = {players}
+format = "round-robin"
+seat_order = "cyclic"
+games = {games}
+tc = "{tc}"
+concurrency = {concurrency}
+seed = {seed}
+
+[[entrants]]
+name = "mcts"
+command = "mcts"
+{greedy}"""
+
+
+def run_case(
+    game: str, players: int, games: int, tc: str, concurrency: int, out: Path
+) -> dict[str, float]:
+    """Run one event; mcts's score, losses on time and the event's wall time."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "event.toml"
+    path.write_text(config(game, players, games, tc, concurrency, seed=11))
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "tournaments", "tournament", str(path), "--out", str(out / "event")],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{game} {players}p: {done.stderr.strip() or done.stdout[-500:]}")
+    results = json.loads((out / "event" / "results.json").read_text())
+    row = next(r for r in results["standings"] if r["name"] == "mcts")
+    return {
+        "games": float(row["games"]),
+        "score": float(row["score"]),
+        "wins": float(row["wins"]),
+        "draws": float(row["draws"]),
+        "losses": float(row["losses"]),
+        "timeouts": float(row["forfeits"].get("timeout", 0)),
+        "seconds": time.monotonic() - started,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tc", default="5+0.05")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--only", action="append", default=[], metavar="GAME[/N]")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    out = args.out or Path(tempfile.mkdtemp(prefix="mcts-strength-"))
+    print(f"events in {out}; tc {args.tc}, concurrency {args.concurrency}")
+    print(
+        "| game | seats | games | mcts score | W-D-L (sole first / between / sole last) "
+        "| lost on time | wall |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for game, players in CASES:
+        if args.only and not any(o in (game, f"{game}/{players}") for o in args.only):
+            continue
+        games = players * math.ceil(args.games / players)
+        r = run_case(game, players, games, args.tc, args.concurrency, out / f"{game}-{players}p")
+        print(
+            f"| {game} | {players} | {r['games']:.0f} | {100 * r['score']:.1f} % "
+            f"| {r['wins']:.0f}-{r['draws']:.0f}-{r['losses']:.0f} | {r['timeouts']:.0f} "
+            f"| {r['seconds']:.0f} s |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
