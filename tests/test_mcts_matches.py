@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from protocol.search_info import ForcedWin, Shares
-from referee.record_parse import read_records
+from referee.record import read_records
 from referee.registry import GAMES, make_game
 from tests.matches import run_referee
 
