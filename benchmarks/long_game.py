@@ -10,6 +10,9 @@ around ply 100 with the plies around ply ``--plies`` (``--window`` plies each):
   request (rules check and apply, clock, the next ``position`` line, transcript),
   median; and the same less the rules' part, measured by replaying the window's moves
   in this process (``parse_move`` + ``play``, median), which leaves the protocol's part;
+* **referee CPU per ply**: the CPU time of this process (the referee: match loop,
+  sessions, rules) per ply over the window, and the same less the rules' part; CPU time
+  does not count the waits that other processes on a busy machine cause;
 * **round trip**: request written to reply read (the engine's whole turn: reading the
   ``position`` line, updating its position, choosing), median.
 
@@ -54,10 +57,14 @@ def _rules_median(game: Any, texts: list[str], window: range) -> float:
     return statistics.median(costs)
 
 
-def measure(result: GameResult, game: Any, around: int, width: int) -> dict[str, float]:
-    """The window's figures (module docstring); times in microseconds."""
+def measure(
+    result: GameResult, cpu: list[float], game: Any, around: int, width: int
+) -> dict[str, float]:
+    """The window's figures (module docstring); times in microseconds. ``cpu[i]`` is the
+    process's CPU time when move ``i`` was played."""
     moves = result.moves
     window = _window(moves, around, width)
+    cpu_per_ply = (cpu[window[-1]] - cpu[window[0]]) / (len(window) - 1)
     span = moves[window[-1]].arrived_at - moves[window[0]].arrived_at
     referee = [moves[i + 1].sent_at - moves[i].arrived_at for i in window]
     trips = [moves[i].arrived_at - moves[i].sent_at for i in window]
@@ -69,15 +76,21 @@ def measure(result: GameResult, game: Any, around: int, width: int) -> dict[str,
         "rules_us": 1e6 * rules,
         "protocol_us": 1e6 * (median_referee - rules),
         "round_trip_us": 1e6 * statistics.median(trips),
+        "cpu_us": 1e6 * cpu_per_ply,
+        "cpu_protocol_us": 1e6 * (cpu_per_ply - rules),
         "line_bytes": float(sum(len(m.text) + 1 for m in moves[: window[-1]]) + 30),
     }
 
 
-async def _play(options: dict[str, str]) -> GameResult:
+async def _play(options: dict[str, str], cpu: list[float]) -> GameResult:
     game = make_game("tricolor", options)
     spec = EngineSpec(name="random", argv=(sys.executable, "-m", "bots", "random"))
+
+    def on_move(number: int, move: PlayedMove) -> None:
+        cpu.append(time.process_time())
+
     async with EnginePlayer.open(spec) as first, EnginePlayer.open(spec) as second:
-        return await play_game(game, [first, second], TimeControl(), seed=1)
+        return await play_game(game, [first, second], TimeControl(), seed=1, on_move=on_move)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     options = {"n": args.n}
     started = time.perf_counter()
-    result = trio.run(_play, options)
+    cpu: list[float] = []
+    result = trio.run(_play, options, cpu)
     print(
         f"tricolor n={args.n}: {len(result.moves)} plies in {time.perf_counter() - started:.1f} s "
         f"({result.outcome.termination.value})"
@@ -98,11 +112,12 @@ def main(argv: list[str] | None = None) -> int:
         if len(result.moves) < around + 2:
             print(f"  ply {around}: the game ended at ply {len(result.moves)}")
             continue
-        f = measure(result, game, around, args.window)
+        f = measure(result, cpu, game, around, args.window)
         print(
-            f"  around ply {around:>6}: {f['plies_per_s']:7.0f} plies/s; referee per ply "
-            f"{f['referee_us']:6.0f} us (rules {f['rules_us']:5.0f} us, protocol "
-            f"{f['protocol_us']:5.0f} us); round trip {f['round_trip_us']:6.0f} us; "
+            f"  around ply {around:>6}: {f['plies_per_s']:5.0f} plies/s; referee per ply "
+            f"{f['referee_us']:5.0f} us (rules {f['rules_us']:4.0f}, protocol "
+            f"{f['protocol_us']:4.0f}); referee CPU per ply {f['cpu_us']:5.0f} us (less "
+            f"rules {f['cpu_protocol_us']:4.0f}); round trip {f['round_trip_us']:5.0f} us; "
             f"position line ~{f['line_bytes'] / 1000:.0f} kB"
         )
     return 0

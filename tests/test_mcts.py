@@ -17,6 +17,8 @@ from bots.mcts.brain import MctsBrain
 from bots.mcts.search import Limits, Search
 from bots.mcts.search import Report as SearchReport
 from bots.mcts.values import (
+    SHUFFLE_FLOOR,
+    Valuer,
     default_scale,
     pairwise_points,
     placement_points,
@@ -94,6 +96,38 @@ def test_shares_of_two_and_three_seats() -> None:
     assert shares([0.7, 0.3]) == (700, 300)
     assert shares([1.0, 0.5, 0.0]) == (667, 333, 0)
     assert shares([0.5, 0.5, 0.5]) == (334, 333, 333)
+
+
+def test_unchanged_leads_fade_toward_even() -> None:
+    game = make_game("tricouleur")
+    valuer = Valuer(game, 2, 2.0)
+    raw = (12.0, 6.0)
+    fresh, *faded = (valuer.points(raw, quiet)[0] for quiet in (0, 10, 30, 45, 1000))
+    assert fresh > faded[0] > faded[1] > faded[2] > 0.5
+    assert faded[3] == pytest.approx(0.5 + (fresh - 0.5) * SHUFFLE_FLOOR)
+    three = Valuer(make_game("trichess"), 3, 5.0)
+    damped = three.points((39.0, 30.0, 20.0), 25)
+    assert sum(damped) == pytest.approx(1.5)
+    assert damped[0] - 0.5 == pytest.approx((three.points((39.0, 30.0, 20.0), 0)[0] - 0.5) / 2)
+
+
+def test_the_tree_counts_plies_without_a_change_from_the_game_before_it() -> None:
+    """Tricouleur: a quiet move adds a ply to the count, a capture (the stones change)
+    starts it again; the engine carries the count from one search to the next."""
+    state = midgame("tricouleur", 2, 30, seed=2)
+    brain = new_brain("tricouleur", 2)
+    brain.seen = (brain.valuer.raw(state), state.ply - 6, 4)  # type: ignore[union-attr]
+    search = brain.search(state, Limits(nodes=40))
+    root = search.root
+    assert root.quiet == 10
+    game = make_game("tricouleur")
+    for child in (c for c in root.children if c is not None):
+        changed = game.evaluate(child.state) != game.evaluate(state)
+        assert child.quiet == (0 if changed else 11)
+    # A search after a capture starts the count again.
+    after = root.state.play(search.best_move())
+    brain.seen = ((0.0, 0.0), after.ply - 1, 10)
+    assert brain.search(after, Limits(nodes=2)).root.quiet == 0
 
 
 def test_the_scale_comes_from_the_start_material() -> None:

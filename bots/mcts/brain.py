@@ -63,6 +63,8 @@ class MctsBrain:
         self.overhead = OverheadMeter()
         self.tree: Node | None = None
         """The last timed search's tree, for the next search to continue (``subtree``)."""
+        self.seen: tuple[tuple[float, ...], int, int] | None = None
+        """The heuristic's raw values, the ply and the shuffling plies at the last search."""
 
     def newgame(self, game: AnyGame, cmd: NewGame) -> str | None:
         """Accept any game the loop could build; fix the heuristic's scale for it."""
@@ -72,8 +74,21 @@ class MctsBrain:
         self.game, self.game_seed = game, cmd.seed
         self.valuer = Valuer(game, cmd.players, scale)
         self.overhead.reset()
-        self.tree = None
+        self.tree, self.seen = None, None
         return None
+
+    def shuffling(self, state: AnyState) -> int:
+        """Plies since the heuristic's raw values last changed in the game, as far as the
+        engine saw: counted on from its last search if they are the same as then, else
+        0 (they changed on the way; the search damps long unchanged leads, ``values``)."""
+        assert self.valuer is not None
+        raw = self.valuer.raw(state)
+        seen = self.seen
+        quiet = 0
+        if seen is not None and seen[0] == raw and seen[1] <= state.ply:
+            quiet = seen[2] + state.ply - seen[1]
+        self.seen = (raw, state.ply, quiet)
+        return quiet
 
     def limits(self, seat: int, go: Go, started: float) -> Limits:
         """The search's limits for ``go`` (time from ``timeman``, nodes as given)."""
@@ -102,7 +117,8 @@ class MctsBrain:
         root: AnyState | Node = state
         if limits.nodes is None and self.tree is not None:
             root = subtree(self.tree, state) or state
-        search = Search(valuer, root, rng, exploration=self.exploration)
+        quiet = self.shuffling(state)
+        search = Search(valuer, root, rng, quiet=quiet, exploration=self.exploration)
         on_report = None
         if report is not None:
 

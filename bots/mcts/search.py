@@ -66,6 +66,8 @@ class Node:
         "moves",
         "n",
         "q",
+        "quiet",
+        "raw",
         "seat",
         "state",
         "terminal",
@@ -73,8 +75,12 @@ class Node:
         "wsum",
     )
 
-    def __init__(self, state: AnyState) -> None:
+    def __init__(self, state: AnyState, raw: tuple[float, ...], quiet: int) -> None:
         self.state = state
+        self.raw = raw
+        """The heuristic's raw values here (``Valuer.raw``)."""
+        self.quiet = quiet
+        """Plies since the raw values last changed, counted from before the root."""
         seat = state.to_move
         assert seat is not None, "a node is never a finished game"
         self.seat: int = seat
@@ -159,6 +165,7 @@ class Search:
         root: AnyState | Node,
         rng: random.Random,
         *,
+        quiet: int = 0,
         exploration: float = DEFAULT_EXPLORATION,
         minimax_weight: float = DEFAULT_MINIMAX_WEIGHT,
     ) -> None:
@@ -167,7 +174,7 @@ class Search:
         self.c = exploration
         self.alpha = minimax_weight
         self.players = valuer.num_players
-        self.root = root if isinstance(root, Node) else Node(root)
+        self.root = root if isinstance(root, Node) else Node(root, valuer.raw(root), quiet)
         """The root: a new node, or a subtree kept from an earlier search (``subtree``)."""
         self.iterations = 0
         self.children_stored = 0
@@ -178,6 +185,11 @@ class Search:
         """A root child that ends the game with the mover sole first (found at expansion)."""
 
     # --- one iteration -----------------------------------------------------------------
+
+    def node(self, parent: Node, state: AnyState) -> Node:
+        """A new node for ``state``, a child of ``parent``."""
+        raw = self.valuer.raw(state)
+        return Node(state, raw, parent.quiet + 1 if raw == parent.raw else 0)
 
     def expand(self, node: Node) -> Values:
         """Value every child of ``node``; return the child values best for its mover."""
@@ -191,7 +203,9 @@ class Search:
             if self.rng.random() < 0.5:
                 moves = moves[::-1]
         players, seat = self.players, node.seat
-        heuristic, exact, apply = self.valuer.heuristic, self.valuer.exact, state._apply
+        valuer, apply, parent_raw = self.valuer, state._apply, node.raw
+        raw, points, exact = valuer.raw, valuer.points, valuer.exact
+        quieter = node.quiet + 1
         wsum: list[float] = []
         terminal: list[Values | None] = []
         minimax: list[Values] = []
@@ -202,7 +216,8 @@ class Search:
             child = apply(move)
             outcome = child.outcome()
             if outcome is None:
-                values = heuristic(child)
+                values_raw = raw(child)
+                values = points(values_raw, quieter if values_raw == parent_raw else 0)
                 terminal.append(None)
             else:
                 values = exact(outcome)
@@ -251,7 +266,7 @@ class Search:
                     break
                 child = node.children[index]
                 if child is None:
-                    child = Node(node.state._apply(node.moves[index]))
+                    child = self.node(node, node.state._apply(node.moves[index]))
                     node.children[index] = child
                     values = self.expand(child)
                     break

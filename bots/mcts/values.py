@@ -73,12 +73,29 @@ def pairwise_points(values: Sequence[float], scale: float) -> Values:
     return [p / (n - 1) for p in points]
 
 
+SHUFFLE_PLIES = 50
+"""Plies without a change of the heuristic values after which a lead counts for little."""
+SHUFFLE_FLOOR = 0.1
+"""The least fraction of a lead that shuffling leaves."""
+
+
+def shuffle_factor(quiet: int) -> float:
+    """The fraction of a heuristic lead kept after ``quiet`` plies without a change."""
+    return max(SHUFFLE_FLOOR, 1.0 - quiet / SHUFFLE_PLIES)
+
+
 class Valuer:
     """Values positions of one game (module docstring); ``scale`` is the heuristic's unit.
 
-    ``heuristic`` is built once per game with what it needs bound locally, and two
-    seats take a one-sigmoid path: the search values every child of every position it
-    expands, so this is hot.
+    A heuristic value is computed in two steps: ``raw`` (the game's ``evaluate``, or the
+    ranks of ``score_unfinished`` negated when it gives none, or ``()``) and ``points``.
+    ``points`` also damps leads that have not changed for a while, as chess engines do
+    near the fifty-move rule: after ``quiet`` plies in which the raw values stayed the
+    same, every seat's points move toward the even ½ by ``shuffle_factor(quiet)``. Games
+    with a no-capture draw (Tricouleur, Whistling Captures, Triablo) end a shuffling game
+    in a draw whatever the material says, and a search that sees the lead fade prefers
+    the captures and exchanges that keep it. Two seats take a one-sigmoid path: the
+    search values every child of every position it expands, so this is hot.
     """
 
     def __init__(self, game: AnyGame, num_players: int, scale: float) -> None:
@@ -86,50 +103,55 @@ class Valuer:
         self.num_players = num_players
         self.scale = scale
         self.even: Values = [0.5] * num_players
-        self.heuristic: Callable[[AnyState], Values] = self._make_heuristic()
+        self.points: Callable[[tuple[float, ...], int], Values] = self._make_points()
 
-    def _make_heuristic(self) -> Callable[[AnyState], Values]:
-        evaluate, fallback, scale, n = (
-            self.game.evaluate,
-            self._fallback,
-            self.scale,
-            self.num_players,
-        )
-        exp = math.exp
+    def raw(self, state: AnyState) -> tuple[float, ...]:
+        """The heuristic's raw values of ``state`` (one per seat, or ``()``)."""
+        values = self.game.evaluate(state)
+        if len(values) == self.num_players:
+            return values
+        ranks = self.game.score_unfinished(state)[0]
+        if len(ranks) == self.num_players:
+            return tuple(-float(rank) for rank in ranks)
+        return ()
 
-        def two(state: AnyState) -> Values:
-            values = evaluate(state)
-            if len(values) != 2:
-                return fallback(state)
+    def _make_points(self) -> Callable[[tuple[float, ...], int], Values]:
+        scale, n, even, exp = self.scale, self.num_players, self.even, math.exp
+
+        def two(values: tuple[float, ...], quiet: int) -> Values:
+            if not values:
+                return list(even)
             x = (values[1] - values[0]) / scale
             first = 1.0 / (1.0 + exp(x)) if x < 700.0 else 0.0
+            if quiet:
+                first = 0.5 + (first - 0.5) * shuffle_factor(quiet)
             return [first, 1.0 - first]
 
-        def many(state: AnyState) -> Values:
-            values = evaluate(state)
-            if len(values) != n:
-                return fallback(state)
-            return pairwise_points(values, scale)
+        def many(values: tuple[float, ...], quiet: int) -> Values:
+            if not values:
+                return list(even)
+            points = pairwise_points(values, scale)
+            if quiet:
+                keep = shuffle_factor(quiet)
+                points = [0.5 + (p - 0.5) * keep for p in points]
+            return points
 
         return two if n == 2 else many
+
+    def heuristic(self, state: AnyState, quiet: int = 0) -> Values:
+        """The values of an unfinished ``state`` after ``quiet`` shuffling plies."""
+        return self.points(self.raw(state), quiet)
 
     def exact(self, outcome: Outcome) -> Values:
         """The values of a finished game."""
         return placement_points(outcome.ranks) if outcome.ranks else list(self.even)
 
-    def _fallback(self, state: AnyState) -> Values:
-        """A game without heuristic values: the ranks of ``score_unfinished``, else even."""
-        ranks = self.game.score_unfinished(state)[0]
-        if len(ranks) == self.num_players:
-            return pairwise_points([-float(r) for r in ranks], 0.5)
-        return list(self.even)
-
-    def value(self, state: AnyState) -> tuple[Values, bool]:
+    def value(self, state: AnyState, quiet: int = 0) -> tuple[Values, bool]:
         """``(values, terminal)``: exact values for a finished game, else heuristic ones."""
         outcome = state.outcome()
         if outcome is not None:
             return self.exact(outcome), True
-        return self.heuristic(state), False
+        return self.heuristic(state, quiet), False
 
 
 def shares(points: Sequence[float]) -> tuple[int, ...]:
