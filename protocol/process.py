@@ -39,6 +39,7 @@ and the reaper are Linux only.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import resource
 import signal
@@ -122,6 +123,12 @@ def _limit_resources(pid: int, spec: EngineSpec) -> None:
             resource.prlimit(pid, which, (value, value))
 
 
+DEFAULT_PIPE_BYTES = 65_536
+"""A Linux pipe's default capacity."""
+MAX_PIPE_BYTES = 1 << 20
+"""The most ``make_room`` asks for (Linux's default ``pipe-max-size``)."""
+
+
 class EngineProcess:
     """A started engine program in its own process group, with our ends of its pipes.
 
@@ -150,6 +157,8 @@ class EngineProcess:
         self._last_stderr = ""
         """The last line of stderr (bwrap's complaint when the sandbox cannot start)."""
         self._stderr_done = trio.Event()
+        self._pipe_bytes = DEFAULT_PIPE_BYTES
+        """What the stdin pipe holds (``make_room`` grows it)."""
         self._tag = reaper.new_tag()
         """In the engine's environment: finds its descendants that left its group."""
 
@@ -331,6 +340,23 @@ class EngineProcess:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
         await proc.stdin.send_all(data)
+
+    def make_room(self, size: int) -> None:
+        """Grow the stdin pipe, where the system allows, so that ``size`` bytes fit in it.
+
+        A long game's ``position`` line passes 64 KB near ply 6,000: in the default pipe
+        it takes two writes and wake-ups of both sides per move, which on a busy machine
+        cost milliseconds. The pipe grows to the next power of two (at most
+        ``MAX_PIPE_BYTES``) only when a line needs it, so short games keep small pipes.
+        Best effort: where the system refuses, the write takes the slow path as before.
+        """
+        if size <= self._pipe_bytes or self.stdin_fd < 0 or self._pipe_bytes >= MAX_PIPE_BYTES:
+            return
+        wanted = min(MAX_PIPE_BYTES, 1 << (size - 1).bit_length())
+        try:
+            self._pipe_bytes = fcntl.fcntl(self.stdin_fd, fcntl.F_SETPIPE_SZ, wanted)
+        except (OSError, AttributeError):  # not Linux, or over the user's pipe budget
+            self._pipe_bytes = MAX_PIPE_BYTES  # do not ask again
 
     async def close_stdin(self) -> None:
         """Close our end of stdin (shielded; once): the engine sees the end of its input."""

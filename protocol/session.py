@@ -82,7 +82,7 @@ from protocol.messages import (
     SetOption,
 )
 from protocol.position_text import PositionText
-from protocol.process import CHUNK_BYTES, EngineProcess, describe_exit
+from protocol.process import CHUNK_BYTES, DEFAULT_PIPE_BYTES, EngineProcess, describe_exit
 from protocol.search_info import KEYS, NO_SEARCH, SearchInfo, merge, parse_info
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
@@ -337,6 +337,8 @@ class EngineSession:
     async def _write(self, data: bytes, deadline: float, what: str) -> None:
         """Write ``data``: one ``os.write`` when the pipe has room, else wait until ``deadline``."""
         fd = self._stdin_fd
+        if len(data) > DEFAULT_PIPE_BYTES and self._process is not None:
+            self._process.make_room(len(data))
         try:
             written = os.write(fd, data)
         except BlockingIOError:
