@@ -12,7 +12,7 @@ space (``!`` to ``~``); a *text* is the rest of the line, any characters.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from protocol.errors import ProtocolViolation
 from protocol.messages import (
@@ -59,7 +59,7 @@ _INC_TEXT: dict[tuple[int, ...], str] = {}
 """Formatted ``inc`` lists by value (a bounded cache for the per-ply ``go``)."""
 
 
-def join_moves(moves: tuple[str, ...]) -> str:
+def join_moves(moves: Sequence[str]) -> str:
     """``moves`` joined by spaces, checked to be tokens in a few C-speed passes (hot path).
 
     :raises ProtocolViolation: a move is not a token.

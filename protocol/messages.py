@@ -7,6 +7,7 @@ form of each is in ``protocol/SPEC.md``; ``protocol.codec`` converts. Seats are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 PROTOCOL_NAME = "rgp"
@@ -51,7 +52,9 @@ class NewGame:
 class Position:
     """``position start [moves m1 m2 ...]`` or ``position state <enc> [moves ...]`` (no reply)."""
 
-    moves: tuple[str, ...] = ()
+    moves: Sequence[str] = ()
+    """The move tokens since the start: a tuple, or a ``protocol.history.MoveHistory``
+    (the match loop's, which lets a session build the line from the last one)."""
     state: str | None = None
     """An encoded start position; None means the game's initial position."""
 

@@ -45,6 +45,7 @@ from protocol.errors import (
     EngineTimeoutError,
     ProtocolViolation,
 )
+from protocol.history import MoveHistory
 from protocol.messages import GameOver, Go
 from protocol.search_info import NO_SEARCH, SearchInfo, Shares
 from referee.clock import Clock, TimeControl
@@ -165,7 +166,7 @@ async def play_game(
     state: State[Any] = game.decode(start) if start is not None else game.initial_state(num_players)
     options = tuple(game.options.items())
     moves: list[PlayedMove] = []
-    texts: list[str] = []
+    history = MoveHistory()  # one shared list: a ply adds a move without copying the game
 
     for seat, player in enumerate(players):
         try:
@@ -190,9 +191,7 @@ async def play_game(
         mover = state.to_move
         assert mover is not None  # outcome() is None, so someone is to move
         player = players[mover]
-        request = MoveRequest(
-            mover, start, tuple(texts), _go(clock, mover), clock.deadline_after(mover)
-        )
+        request = MoveRequest(mover, start, history, _go(clock, mover), clock.deadline_after(mover))
         try:
             reply = await player.choose_move(request)
         except EngineError as error:
@@ -228,7 +227,7 @@ async def play_game(
                 Termination.ILLEGAL_MOVE,
                 mover,
                 f"{_who(mover, player)} plays illegal move {reply.move!r}"
-                f" at ply {len(texts) + 1}: {error}",
+                f" at ply {len(history) + 1}: {error}",
             )
             break
         text = reply.move  # parse_move accepts canonical text only, so this is canonical
@@ -248,7 +247,7 @@ async def play_game(
         if adjudicator is not None:
             decision = adjudicator.observe(mover, search.score)
         moves.append(played)
-        texts.append(text)
+        history = history.appended(text)
         if on_move is not None:
             on_move(len(moves), played)
     return await _finish(game, players, state, outcome, moves, start)

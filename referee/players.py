@@ -11,7 +11,7 @@ Failures reach the match loop only as ``protocol.errors.EngineError`` subclasses
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -49,8 +49,8 @@ class MoveRequest:
     """The seat asked to move, 0-based."""
     start: str | None
     """Encoded start position, or None for the game's initial position."""
-    moves: tuple[str, ...]
-    """Every move played so far, canonical text."""
+    moves: Sequence[str]
+    """Every move played so far, canonical text (the match loop's ``MoveHistory``)."""
     go: Go
     """The clocks as sent to the engine (an engine player adds its own search limits)."""
     timeout: float

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from protocol import codec
 from protocol.codec import format_command
 from protocol.errors import ProtocolViolation
+from protocol.history import MoveHistory
 from protocol.messages import Position
 from protocol.position_text import PositionText
 
@@ -52,3 +53,19 @@ def test_an_extension_joins_only_the_new_moves(monkeypatch: pytest.MonkeyPatch) 
     # The failed line changed nothing: the next extension still builds on the last good one.
     assert text.format(Position((*moves, "x"))) == first + " m998 m999 x"
     assert text.format(Position(("m0", "other"))) == "position start moves m0 other"
+
+
+def test_match_loop_histories_are_extended_without_comparing_the_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = PositionText()
+    history = MoveHistory()
+    lines = []
+    for move in ("a1", "b2", "c3", "d4"):
+        history = history.appended(move)
+        lines.append(text.format(Position(history)))
+        if len(history) == 2:
+            # From here on, a comparison of the moves would fail the test.
+            monkeypatch.setattr(MoveHistory, "__eq__", lambda self, other: pytest.fail())
+    assert lines[-1] == "position start moves a1 b2 c3 d4"
+    assert lines == [format_command(Position(tuple(history[:k]))) for k in range(1, 5)]
