@@ -30,9 +30,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from bots.engine import run_engine
-from bots.random_bot import RandomBrain
-from protocol.messages import Go, Position
+from bots.engine import Report, run_engine
+from bots.random_bot import AnyState, RandomBrain
+from protocol.messages import Go
 
 
 def say(text: str) -> None:
@@ -133,11 +133,11 @@ class HostileBrain(RandomBrain):
         super().__init__(seed=7)
         self.attack, self.args, self.done = attack, tuple(args), False
 
-    def choose(self, position: Position, go: Go) -> str:
+    def choose(self, state: AnyState, go: Go, report: Report) -> str:
         if not self.done:
             self.done = True
             self.strike()
-        return super().choose(position, go)
+        return super().choose(state, go, report)
 
     def strike(self) -> None:
         attack, args = self.attack, self.args
