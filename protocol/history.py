@@ -1,4 +1,6 @@
-"""``MoveHistory``: a game's move tokens, grown one move at a time without copying (pure).
+"""A game's moves as the referee sends them: ``MoveHistory`` and ``PositionText`` (pure).
+
+**MoveHistory**: a game's move tokens, grown one move at a time without copying.
 
 The match loop asks for a move on every ply with the whole history (a ``position``
 carries the game from its start). A tuple built per ply costs a copy of the history,
@@ -11,6 +13,14 @@ only when an older history is extended a second way, which the match loop never
 does), so a ply costs O(1), and ``extends`` proves in O(1) that one history continues
 another from the same list. It is an immutable ``Sequence[str]``: it compares equal to
 the tuple of its tokens, and slicing gives a tuple.
+
+**PositionText**: the ``position`` lines sent to one engine, each built from the last
+one. Formatting a line from scratch on every move costs time proportional to the game:
+joining and checking 10,000 move tokens takes about half a millisecond of the referee's
+time per ply. A session keeps one ``PositionText``: a position that extends the last
+one (the same start, the last moves as a prefix) costs only its new moves; any other
+is formatted whole. The line is the same either way. The prefix is proved in O(1) for
+two histories of one list, by comparing the moves for other sequences.
 """
 
 from __future__ import annotations
@@ -18,6 +28,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import overload
+
+from protocol.codec import format_command, join_moves
+from protocol.messages import Position
 
 
 class MoveHistory(Sequence[str]):
@@ -97,3 +110,37 @@ class MoveHistory(Sequence[str]):
 def as_history(moves: Sequence[str]) -> MoveHistory:
     """``moves`` as a ``MoveHistory`` (itself if it is one)."""
     return moves if isinstance(moves, MoveHistory) else MoveHistory(moves)
+
+
+class PositionText:
+    """Formats ``position`` commands, reusing the text of the last one (module docstring)."""
+
+    __slots__ = ("_line", "_moves", "_start")
+
+    def __init__(self) -> None:
+        self._start: str | None = None
+        self._moves: Sequence[str] = ()
+        self._line = ""
+
+    def format(self, position: Position) -> str:
+        """The wire line of ``position``, as ``format_command`` gives it.
+
+        :raises ProtocolViolation: a move or the start is not a token (nothing is kept).
+        """
+        moves, known = position.moves, self._moves
+        done = len(known)
+        if done and position.state == self._start and _extends(moves, known):
+            if len(moves) == done:
+                return self._line
+            line = f"{self._line} {join_moves(moves[done:])}"
+        else:
+            line = format_command(position)
+        self._start, self._moves, self._line = position.state, moves, line
+        return line
+
+
+def _extends(moves: Sequence[str], known: Sequence[str]) -> bool:
+    """Whether ``known`` is a prefix of ``moves``."""
+    if isinstance(moves, MoveHistory) and isinstance(known, MoveHistory):
+        return moves.extends(known)
+    return len(moves) >= len(known) and tuple(moves[: len(known)]) == tuple(known)

@@ -56,6 +56,7 @@ from protocol.errors import (
     EngineTimeoutError,
     ProtocolViolation,
 )
+from protocol.history import PositionText
 from protocol.lines import MAX_LINE_BYTES, LineBuffer
 from protocol.messages import (
     PROTOCOL_NAME,
@@ -81,7 +82,6 @@ from protocol.messages import (
     Resign,
     SetOption,
 )
-from protocol.position_text import PositionText
 from protocol.process import CHUNK_BYTES, DEFAULT_PIPE_BYTES, EngineProcess, describe_exit
 from protocol.search_info import KEYS, NO_SEARCH, SearchInfo, merge, parse_info
 from protocol.spec import EngineSpec

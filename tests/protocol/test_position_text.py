@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 from protocol import codec
 from protocol.codec import format_command
 from protocol.errors import ProtocolViolation
-from protocol.history import MoveHistory
+from protocol.history import MoveHistory, PositionText
 from protocol.messages import Position
-from protocol.position_text import PositionText
 
 TOKENS = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=6)
 
@@ -43,7 +42,7 @@ def test_an_extension_joins_only_the_new_moves(monkeypatch: pytest.MonkeyPatch) 
     text = PositionText()
     moves = tuple(f"m{i}" for i in range(1000))
     first = text.format(Position(moves[:998]))
-    monkeypatch.setattr("protocol.position_text.join_moves", spy)
+    monkeypatch.setattr("protocol.history.join_moves", spy)
     assert text.format(Position(moves[:999])) == first + " m998"
     assert text.format(Position(moves)) == first + " m998 m999"
     assert joined == [("m998",), ("m999",)]

@@ -1,0 +1,111 @@
+"""mcts nodes per second in every game: ``python benchmarks/mcts_speed.py [--nodes 300]``.
+
+For each game and seat count, positions from seeded random play (plies 4, 12, 24, 40,
+or fewer in short games) are searched to ``--nodes`` iterations each, in this process.
+Reported per CPU second (``time.process_time``, so a busy machine slows it less than
+the wall clock): **iterations** (the ``nodes`` of ``info`` and ``go nodes``: one
+expansion each) and **positions** valued (every child of an expanded position is
+applied and valued, so this is iterations times the branching factor). A second,
+profiled pass splits the time between the **rules** (``referee/games/``: move
+generation, applying moves, the end test, ``Game.evaluate``) and the **search**
+(``bots/mcts/``: selection, backup, valuing); the profiler's own cost is spread over both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import random
+import sys
+import time
+from typing import Any
+
+from bots.mcts.brain import MctsBrain
+from bots.mcts.search import Limits
+from protocol.messages import NewGame
+from referee.registry import make_game
+
+CASES = (
+    ("trike", 2),
+    ("tricouleur", 2),
+    ("whistling-captures", 2),
+    ("trichess", 3),
+    ("tricolor", 2),
+    ("tricolor", 3),
+    ("tricolor", 4),
+    ("triablo", 2),
+    ("triablo", 3),
+)
+PLIES = (4, 12, 24, 40)
+
+
+def positions(name: str, players: int) -> list[Any]:
+    """Positions with a choice of moves, from seeded random games."""
+    game = make_game(name)
+    found = []
+    for target in PLIES:
+        for seed in range(50):
+            state = game.initial_state(players)
+            rng = random.Random(seed * 100 + target)
+            while state.to_move is not None and state.ply < target:
+                moves = state.legal_moves()
+                state = state.play(moves[rng.randrange(len(moves))])
+            if state.to_move is not None and len(state.legal_moves()) > 1:
+                found.append(state)
+                break
+    return found
+
+
+def run(name: str, players: int, states: list[Any], nodes: int) -> tuple[int, int]:
+    """Search every state; return (iterations, positions valued)."""
+    brain = MctsBrain(1)
+    brain.newgame(make_game(name), NewGame(name, players, 1, 1))
+    iterations = children = 0
+    for state in states:
+        search = brain.search(state, Limits(nodes=nodes))
+        iterations += search.iterations
+        children += search.children_stored
+    return iterations, children
+
+
+def rules_share(name: str, players: int, states: list[Any], nodes: int) -> float:
+    """The fraction of profiled time spent in ``referee/games/``."""
+    profile = cProfile.Profile(time.process_time)
+    profile.enable()
+    run(name, players, states, nodes)
+    profile.disable()
+    total = rules = 0.0
+    for entry in profile.getstats():
+        code = entry.code
+        path = code if isinstance(code, str) else code.co_filename
+        total += entry.inlinetime
+        if "referee/games/" in path:
+            rules += entry.inlinetime
+    return rules / total if total else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=300, help="iterations per search")
+    args = parser.parse_args(argv)
+    print(
+        "| game | seats | iterations/s | positions valued/s | positions per iteration "
+        "| rules' share |"
+    )
+    print("|---|---|---|---|---|---|")
+    for name, players in CASES:
+        states = positions(name, players)
+        started = time.process_time()
+        iterations, children = run(name, players, states, args.nodes)
+        cpu = time.process_time() - started
+        share = rules_share(name, players, states, args.nodes)
+        print(
+            f"| {name} | {players} | {iterations / cpu:,.0f} | {children / cpu:,.0f} "
+            f"| {children / iterations:.0f} | {100 * share:.0f} % |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
