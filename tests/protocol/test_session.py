@@ -337,7 +337,8 @@ async def test_wrong_reply_during_search_and_error_reply() -> None:
 async def test_engine_that_stops_reading_its_input_times_out_on_write() -> None:
     code = "import sys, time\nsys.stdin.readline(); print('rgpok', flush=True)\ntime.sleep(60)\n"
     spec = EngineSpec(name="deaf", argv=(sys.executable, "-c", code))
-    long_history = Position(tuple(f"m{i}" for i in range(40_000)))  # over 64 KiB
+    # Over 1 MiB: more than the stdin pipe holds even after it grows for long games.
+    long_history = Position(tuple(f"m{i}" for i in range(200_000)))
     async with EngineSession.open(spec, quit_grace=0.2) as session:
         started = trio.current_time()
         with pytest.raises(EngineTimeoutError, match="did not read its input"):
