@@ -13,12 +13,21 @@ from referee.match import PlayedMove
 from tests.report.events import MATCH, play
 from tournaments.live.watch import EventWatcher
 from tournaments.play.journal import read_journal
-from tournaments.play.live_feed import LIVE_DIR, feed_path, live_game, read_feed
+from tournaments.play.live_feed import (
+    FLUSH_INTERVAL,
+    LIVE_DIR,
+    feed_path,
+    live_game,
+    read_feed,
+)
 
 
-def _move(seat: int, text: str, score: tuple[int, ...] | None = None) -> PlayedMove:
+def _move(
+    seat: int, text: str, score: tuple[int, ...] | None = None, *, elapsed: float = 0.2
+) -> PlayedMove:
+    """A move that took ``elapsed`` seconds (by default long enough to be written at once)."""
     search = SearchInfo(depth=3, nodes=120, score=Shares(score)) if score else SearchInfo()
-    return PlayedMove(seat, text, 0.01, 9.5, (), 0.0, 0.01, search)
+    return PlayedMove(seat, text, elapsed, 9.5, (), 0.0, elapsed, search)
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +57,22 @@ def test_a_feed_is_a_header_then_a_line_per_move_and_goes_when_the_game_ends(
         assert [m["move"] for m in more.moves] == ["d2"]
     assert not feed_path(tmp_path, 7).exists()
     assert read_feed(feed_path(tmp_path, 7)) is None  # gone: the game is over
+
+
+def test_fast_moves_are_written_in_groups(tmp_path: Path) -> None:
+    with live_game(
+        tmp_path, number=3, round_no=1, seats=["a", "b"], game="trike",
+        options=[], start=None, tc="10+0.1",
+    ) as feed:  # fmt: skip
+        assert feed is not None
+        feed.flushed = float("inf")  # as if the last group went out just now
+        feed.on_move(1, _move(0, "e3", elapsed=0.001))
+        feed.on_move(2, _move(1, "d2", elapsed=0.001))
+        waiting = read_feed(feed_path(tmp_path, 3))
+        assert waiting is not None and waiting.moves == ()
+        feed.on_move(3, _move(0, "c1", elapsed=FLUSH_INTERVAL))  # a slow move: all go out
+        read = read_feed(feed_path(tmp_path, 3))
+        assert read is not None and [m["move"] for m in read.moves] == ["e3", "d2", "c1"]
 
 
 def test_no_feed_without_an_output_directory() -> None:

@@ -57,6 +57,7 @@ LIVE_SCRIPT = r"""
     byId("playing").textContent = boards.children.length;
   });
   on("finished", function (d) {
+    if (byId("done-" + d.number)) { return; }  // sent again after a reconnection
     var li = document.createElement("li");
     li.id = "done-" + d.number;
     var a = document.createElement("a");

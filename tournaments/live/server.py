@@ -15,8 +15,9 @@ lines and headers are limited by ``http.server`` (``414``/``431``); a connection
 sends nothing for ``CLIENT_TIMEOUT`` seconds, or does not take its events, is closed
 (a slow reader's queue holds ``QUEUE_LIMIT`` events, then it is dropped); at most
 ``MAX_CLIENTS`` connections are open at once, further ones get ``503``. One thread polls
-the directory every ``POLL_INTERVAL`` seconds for all viewers, so a hundred open pages cost
-the event nothing more than one. SIGTERM sends the last picture, then stops.
+the directory every ``POLL_INTERVAL`` seconds for all viewers (and not at all when nobody
+watches), so a hundred open pages cost the event nothing more than one. SIGTERM sends
+the last picture, then stops.
 """
 
 from __future__ import annotations
@@ -56,11 +57,14 @@ class _Hub:
         self.lock = threading.Lock()
         self.clients: set[queue.Queue[bytes | None]] = set()
         self.stopping = threading.Event()
+        self.polling = threading.Lock()
+        """One poll at a time (the polling thread, or a viewer joining an idle server)."""
         self.streams = 0
         """Event streams still being written (the last picture is sent before exit)."""
 
     def poll(self) -> None:
-        updates = self.watcher.poll()
+        with self.polling:
+            updates = self.watcher.poll()
         if updates:
             self.publish(updates)
 
@@ -76,7 +80,10 @@ class _Hub:
                         client.put_nowait(None)
 
     def join(self) -> tuple[queue.Queue[bytes | None], bytes]:
+        """A new viewer's queue and the whole current picture (brought up to date first:
+        with no viewer the directory is not polled)."""
         client: queue.Queue[bytes | None] = queue.Queue(QUEUE_LIMIT)
+        self.poll()  # what the others have not seen yet goes to them too
         with self.lock:
             self.clients.add(client)
             first = b"".join(u.encode() for u in self.watcher.snapshot.values())
@@ -230,6 +237,8 @@ class LiveServer:
             if self.parent is not None and os.getppid() != self.parent:  # the runner is gone
                 self.stop()
                 return
+            if not hub.clients:  # nobody watches: nothing to read (a viewer's join polls)
+                continue
             try:
                 hub.poll()
             except Exception:  # a bad read must not stop the view
