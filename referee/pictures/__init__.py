@@ -31,7 +31,7 @@ DRAWERS: dict[str, Drawer] = {
 }
 """The drawing function of every game id in the registry."""
 
-__all__ = ["DRAWERS", "LastMove", "position_svg"]
+__all__ = ["DRAWERS", "LastMove", "position_parts", "position_svg"]
 
 
 def position_svg(
@@ -57,6 +57,22 @@ def position_svg(
     :raises KeyError: the game has no drawing module.
     :raises InvalidMoveError: ``last_move`` is text that does not parse.
     """
+    parts = position_parts(game, state, last_move=last_move, size=size, coordinates=coordinates)
+    return "".join(parts)
+
+
+def position_parts(
+    game: Game[Any, Any],
+    state: State[Any],
+    *,
+    last_move: object = None,
+    size: float | None = None,
+    coordinates: bool = True,
+) -> list[str]:
+    """``position_svg``'s text as the pieces whose concatenation it is: what positions
+    share (the board, a piece on a cell, the frame) comes as the very same cached string
+    objects, so a caller storing many pictures can store each piece once and cheaply
+    (``tournaments.html.replay.FramePool``). Same arguments and errors."""
     draw = DRAWERS[game.name]
     played = moves.resolve(game, state, last_move)
     board, status = draw(game, state, played, coordinates)

@@ -59,8 +59,8 @@ def status_lines(state: State[Any], mover: str, details: str = "") -> list[str]:
 
 def page(
     title: str, board: Board, status: Status, played_text: str | None, *, size: float | None
-) -> str:
-    """The whole SVG document.
+) -> list[str]:
+    """The whole SVG document, as the pieces whose concatenation it is.
 
     Layout, top to bottom: the title, the board, then the status lines (the first one
     with the mover's swatch) and ``Last move: …`` when there is one.
@@ -83,7 +83,7 @@ def page(
         head, tail = _line(x, y, "status" if k < len(status.lines) else "last-move-text")
         body += [head, svg.esc(words), tail]
         y += LINE_HEIGHT
-    return svg.document(width, height, body, title=title, size=size)
+    return svg.document_parts(width, height, body, title=title, size=size)
 
 
 # The pieces of the frame, each made once by the general builders and cut around a

@@ -143,8 +143,16 @@ def document(
     ``size`` is the rendered width in pixels (height scaled to keep the aspect), or None
     for one pixel per drawing unit.
     """
+    return "".join(document_parts(width, height, body, title=title, size=size))
+
+
+def document_parts(
+    width: float, height: float, body: Iterable[str], *, title: str, size: float | None
+) -> list[str]:
+    """``document``'s text as the pieces it joins: the drawing's pieces as given, the
+    repeated ones the very same string objects each time."""
     head, tail = _document_parts(width, height, size)
-    return f"{head}{esc(title)}{tail}{''.join(body)}</svg>\n"
+    return [head, esc(title), tail, *body, "</svg>\n"]
 
 
 @cache

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from protocol.search_info import NO_SEARCH, ForcedWin, Score, SearchInfo, parse_score
 
 _SECONDS = re.compile(r"(?:0|[1-9][0-9]*)\.[0-9]+s")
+_TIMES_ONLY = re.compile(r"((?:0|[1-9][0-9]*)\.[0-9]+)s(?: ((?:0|[1-9][0-9]*)\.[0-9]+)s)?")
+"""The comment the referee writes when the engine reported no search items."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,15 @@ def parse_move_comment(comment: str | None) -> MoveComment:
     """
     if not comment:
         return MoveComment()
+    timing = _TIMES_ONLY.fullmatch(comment)
+    if timing is not None:  # the common case, read at once (what ``read_words`` reads)
+        used, left = timing.groups()
+        return MoveComment(used=float(used), remaining=None if left is None else float(left))
+    return read_words(comment)
+
+
+def read_words(comment: str) -> MoveComment:
+    """``parse_move_comment`` word by word, for any comment."""
     times: list[float] = []
     depth: int | None = None
     nodes: int | None = None

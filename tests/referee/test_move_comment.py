@@ -8,7 +8,12 @@ from hypothesis import strategies as st
 
 from protocol.search_info import NO_SEARCH, ForcedWin, SearchInfo, Shares
 from referee.record import MoveEntry, format_record, parse_records, timing_comment
-from referee.record.comment import MoveComment, format_move_comment, parse_move_comment
+from referee.record.comment import (
+    MoveComment,
+    format_move_comment,
+    parse_move_comment,
+    read_words,
+)
 from referee.record.model import GameRecord
 
 
@@ -40,6 +45,23 @@ def test_the_issue_example() -> None:
 )
 def test_reading_comments(comment: str | None, expected: MoveComment) -> None:
     assert parse_move_comment(comment) == expected
+
+
+seconds = st.floats(0, 10**6, allow_nan=False).map(lambda x: f"{x:.3f}s")
+words = st.sampled_from(["1.5s", "d=3", "n=9", "s=600,400", "s=win2", "x", "0.5s", "01.5s", "1.s"])
+
+
+@given(
+    st.one_of(
+        st.builds(" ".join, st.lists(seconds, min_size=1, max_size=3)),
+        st.builds(" ".join, st.lists(st.one_of(seconds, words), max_size=6)),
+        st.text(alphabet=" 0123456789.sdn=,", max_size=20),
+    )
+)
+def test_the_timing_shortcut_reads_what_the_words_read(comment: str) -> None:
+    """The referee's own ``used left`` comment is read at once; any comment reads the
+    same as word by word."""
+    assert parse_move_comment(comment) == (read_words(comment) if comment else MoveComment())
 
 
 def test_timing_comment_is_the_same_writer() -> None:

@@ -45,6 +45,8 @@ def seat_shares(record: GameRecord, movers: Movers) -> list[tuple[int, ...] | No
 
 def evaluation_chart(record: GameRecord, movers: Movers) -> str:
     """A ``<figure class="chart evaluation">`` of the game's scores, or ``""`` if it has none."""
+    if not any(move.comment and "s=" in move.comment for move in record.moves):
+        return ""  # no score can be read without an ``s=`` word: no chart, at once
     shares = seat_shares(record, movers)
     if all(s is None for s in shares):
         return ""

@@ -26,6 +26,7 @@ each other.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -97,29 +98,52 @@ def standings(
 ) -> list[Row]:
     """Rows sorted by points, then by name, for games given as (names by seat, outcome)."""
     rows = {name: Row(name) for name in entrants}
+    table = tuple(points_table) if points_table is not None else None
     for names, outcome in games:
-        if outcome.termination is Termination.VOID or len(outcome.ranks) != len(names):
+        ranks = outcome.ranks
+        if outcome.termination is Termination.VOID or len(ranks) != len(names):
             continue
-        points = place_points(outcome.ranks, points_table)
-        n = len(names)
-        for seat, name in enumerate(names):
-            row = rows.setdefault(name, Row(name))
-            rank = outcome.ranks[seat]
-            shared = sum(1 for other in outcome.ranks if other == rank) > 1
+        forfeit = outcome.termination.is_forfeit
+        for seat, (name, (points, rank, kind)) in enumerate(
+            zip(names, _seat_results(tuple(ranks), table), strict=True)
+        ):
+            row = rows.get(name) or rows.setdefault(name, Row(name))
             row.games += 1
-            row.points += points[seat]
+            row.points += points
             row.placements[rank] = row.placements.get(rank, 0) + 1
-            row.game_points += game_points(outcome, seat)
-            if rank == 1 and not shared:
+            if len(outcome.scores) > seat and not (forfeit and outcome.culprit == seat):
+                row.game_points += float(outcome.scores[seat])  # as ``game_points``
+            if kind == _WIN:
                 row.wins += 1
-            elif rank == n and not shared:
+            elif kind == _LOSS:
                 row.losses += 1
             else:
                 row.draws += 1
-            if outcome.culprit == seat and outcome.termination.is_forfeit:
+            if forfeit and outcome.culprit == seat:
                 token = outcome.termination.value
                 row.forfeits[token] = row.forfeits.get(token, 0) + 1
     return sorted(rows.values(), key=lambda row: (-row.points, row.name))
+
+
+_WIN, _DRAW, _LOSS = range(3)
+
+
+@functools.cache
+def _seat_results(
+    ranks: tuple[int, ...], table: tuple[float, ...] | None
+) -> tuple[tuple[float, int, int], ...]:
+    """Per seat: its tournament points, its rank, and whether that is a win (sole first),
+    a loss (sole last) or a draw. A pure function of few distinct arguments (an event's
+    games end in a handful of rankings), so computed once each: a big event's standings,
+    and the report's chart of them, cost a few dictionary updates per game."""
+    points = place_points(ranks, table)
+    n = len(ranks)
+    out = []
+    for seat, rank in enumerate(ranks):
+        shared = sum(1 for other in ranks if other == rank) > 1
+        kind = _WIN if rank == 1 and not shared else _LOSS if rank == n and not shared else _DRAW
+        out.append((points[seat], rank, kind))
+    return tuple(out)
 
 
 def game_points(outcome: Outcome, seat: int) -> float:
