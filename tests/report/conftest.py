@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.report.events import MATCH, THREE, play
+from tests.report.webdriver import Browser, BrowserUnavailable
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +20,19 @@ def match_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def three_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return play(THREE, tmp_path_factory.mktemp("report") / "three")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless chromium for the session (skipped, with the reason, without one)."""
+    try:
+        started = Browser.start()
+    except BrowserUnavailable as exc:
+        pytest.skip(f"no headless chromium: {exc}")
+    with started:
+        yield started
+
+
+def errors(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Console entries that are errors (uncaught exceptions, console.error, CSP blocks)."""
+    return [e for e in entries if e.get("level") == "SEVERE"]

@@ -9,33 +9,15 @@ Skipped, with the reason, when chromium or chromedriver is missing or cannot sta
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from referee.adjudicate_stream import adjudicate_file
-from tests.report.webdriver import Browser, BrowserUnavailable
+from tests.report.conftest import errors as _errors
+from tests.report.webdriver import Browser
 from tournaments.cli.adjudicate import write_adjudication_page
 from tournaments.html.report import build_report
 from tournaments.play.event_dir import read_event
 from tournaments.play.journal import RESULTS
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    try:
-        started = Browser.start()
-    except BrowserUnavailable as exc:
-        pytest.skip(f"no headless chromium: {exc}")
-    with started:
-        yield started
-
-
-def _errors(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Console entries that are errors (uncaught exceptions, console.error, CSP blocks)."""
-    return [e for e in entries if e.get("level") == "SEVERE"]
 
 
 def _state(browser: Browser, game: str) -> tuple[str, str]:

@@ -38,7 +38,13 @@ FLAGS = (
 )
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 """The W3C key of an element reference."""
-KEYS = {"ArrowLeft": "\ue012", "ArrowRight": "\ue014", "Home": "\ue011", "End": "\ue010"}
+KEYS = {
+    "ArrowLeft": "\ue012",
+    "ArrowRight": "\ue014",
+    "Home": "\ue011",
+    "End": "\ue010",
+    "Enter": "\ue007",
+}
 START_SECONDS = 30.0
 """How long chromedriver may take to answer its status request (a slow, busy machine)."""
 
@@ -164,6 +170,12 @@ class Browser:
     def click(self, css: str) -> None:
         """A real click (scrolls into view; fails if something covers the element)."""
         self._command("POST", f"/element/{self.find(css)}/click", {})
+
+    def type_text(self, css: str, text: str) -> None:
+        """Clear the first field matching ``css`` and type ``text`` into it."""
+        element = self.find(css)
+        self._command("POST", f"/element/{element}/clear", {})
+        self._command("POST", f"/element/{element}/value", {"text": text})
 
     def press(self, key: str) -> None:
         """Press and release ``key`` (a name of ``KEYS``) on the focused page."""

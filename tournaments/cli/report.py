@@ -1,8 +1,10 @@
 """``referee report`` (registered in ``app.py``).
 
-Thin: read, build the page with ``tournaments.html.report``, write it. User errors are
-``ValueError``s (``JournalError``) or ``OSError``s of one line, which the console script
-prints as ``referee: error: ...`` (exit status 2).
+Thin: parse the options, write the report with ``tournaments.html.paged.writer`` (the
+single page of ``tournaments.html.report``, or the paged report of
+``tournaments.html.paged`` for a big event), say what was written. User errors are
+``ValueError``s (``JournalError``, ``ReportError``) or ``OSError``s of one line, which the
+console script prints as ``referee: error: ...`` (exit status 2).
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from typing import Annotated
 
 import typer
 
-from tournaments.html.report import DEFAULT_MAX_POSITIONS, build_report
-from tournaments.play.event_dir import read_event
-from tournaments.play.journal import write_atomic
+from tournaments.cli.adjudicate import default_jobs
+from tournaments.html.paged.writer import SINGLE_LIMIT, Layout, write_report
+from tournaments.html.report import DEFAULT_MAX_POSITIONS
 
 REPORT = "report.html"
 """The default file name, in the tournament directory."""
@@ -26,13 +28,55 @@ def report_command(
         Path | None,
         typer.Option("--out", "-o", help="The page to write (default DIR/report.html)."),
     ] = None,
+    paged: Annotated[
+        bool | None,
+        typer.Option(
+            "--paged/--single",
+            help=(
+                "A first page plus a folder of block files loaded when needed (--paged), or "
+                f"one self-contained page (--single). Default: single up to {SINGLE_LIMIT:,} "
+                "games, paged above."
+            ),
+            show_default=False,
+        ),
+    ] = None,
     max_positions: Annotated[
-        int,
-        typer.Option("--max-positions", min=0, help="Board positions drawn, in journal order."),
-    ] = DEFAULT_MAX_POSITIONS,
+        int | None,
+        typer.Option(
+            "--max-positions",
+            min=0,
+            help=(
+                "Board positions drawn, whole games in journal order "
+                f"(default: {DEFAULT_MAX_POSITIONS:,} on a single page, all when paged)."
+            ),
+            show_default=False,
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Processes drawing a paged report's games (default: the number of cores).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Write one self-contained HTML page: tables, charts and every game replayable."""
-    event = read_event(directory)
+    """Write the HTML report: tables, charts and every game replayable."""
     target = out if out is not None else directory / REPORT
-    write_atomic(target, build_report(event, max_positions=max_positions))
-    typer.echo(f"report of {len(event.games)} game(s) written to {target}")
+    layout: Layout = "auto" if paged is None else ("paged" if paged else "single")
+    written = write_report(
+        directory,
+        target,
+        layout=layout,
+        max_positions=max_positions,
+        jobs=jobs if jobs is not None else default_jobs(),
+    )
+    if written.folder is None:
+        typer.echo(f"report of {written.games} game(s) written to {written.page}")
+    else:
+        typer.echo(
+            f"report of {written.games} game(s) written to {written.page}, its list and "
+            f"games in {written.folder} ({written.files} files: keep them together)"
+        )

@@ -1,6 +1,9 @@
-"""Self-contained HTML pages people open in a browser (no external resources).
+"""HTML pages people open in a browser (no network resource, ever).
 
 ``page`` is the shared frame and style; ``chart`` draws inline SVG charts; ``replay`` packs
-positions for the move-by-move viewer; ``report`` builds ``referee report``'s page of an
-event; ``adjudicate`` the page of ``referee adjudicate --html``. New pages go here.
+positions for the move-by-move viewer; ``game_view`` lays out one game; ``evaluation``
+charts the engines' scores of a game; ``report`` builds ``referee report``'s single page of
+an event and ``paged`` its paged form for big events (a first page and block files, and
+the writer that streams an event directory into either); ``adjudicate`` the page of
+``referee adjudicate --html``. New pages go here.
 """

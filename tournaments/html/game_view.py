@@ -19,7 +19,7 @@ from referee.errors import RulesError
 from referee.record import GameRecord, RecordSyntaxError, parse_records
 from tournaments.html.evaluation import evaluation_chart, movers_of, search_note
 from tournaments.html.page import esc, table
-from tournaments.html.replay import FramePool, Picture, Replay, replay, replay_frames
+from tournaments.html.replay import FramePool, PicturePieces, Replay, replay, replay_frames
 from tournaments.results.game import GameReport
 
 
@@ -59,10 +59,13 @@ class GameViews:
     """The games' HTML and the replay data the page's script reads."""
 
     pool: FramePool
-    picture: Picture
+    picture: PicturePieces
     budget: int
     replays: list[dict[str, Any] | None]
     drawn_games: int = 0
+    replay: Callable[[GameRecord], Replay] = replay
+    """Replays a record (``tournaments.html.replay.replay``; the paged report's worker
+    remembers the last games it replayed)."""
     draw: Callable[[GameRecord, Replay], list[list[int]]] | None = None
     """Draws a game's frames instead of ``replay_frames(replayed, pool, picture)`` (the
     paged report's worker: a pool shared by its blocks, a game drawn once however often
@@ -91,7 +94,7 @@ def game_view(report: GameReport, record: GameRecord | str, index: int, games: G
     drawn = 0
     movers: list[int | None] = []
     try:
-        replayed = replay(record)
+        replayed = games.replay(record)
     except RulesError as exc:
         notes.append(f"The record cannot be set up: {exc}")
     else:
@@ -125,9 +128,7 @@ def game_view(report: GameReport, record: GameRecord | str, index: int, games: G
     info = f"<p>Termination: <b>{esc(termination)}</b>{': ' + esc(reason) if reason else ''}</p>"
     chart = evaluation_chart(record, movers)
     board = (
-        f'<div class="boardcol">{controls()}<div class="board"></div>{chart}</div>'
-        if drawn
-        else ""
+        f'<div class="boardcol">{controls()}<div class="board"></div>{chart}</div>' if drawn else ""
     )
     note = "".join(f'<p class="note">{esc(n)}</p>' for n in notes) + ("" if drawn else chart)
     attrs = f' data-game="{index}"' if drawn else ""

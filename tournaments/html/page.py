@@ -49,9 +49,16 @@ figure .board { max-width: 30em; }
 .moves span.current { background: var(--accent); color: white; }
 .tags td { text-align: left; }
 svg.chart text { font: 11px system-ui, sans-serif; }
+.pager { margin: 0.4em 0; }
+.pager input.page { width: 6em; }
+#game-view details.game { margin-top: 1em; }
 figure.evaluation svg.chart { width: 100%; height: auto; }
 .moves small.search { color: #666; font-size: 0.8em; margin-right: 0.3em; }
 """
+
+
+INLINE = "'unsafe-inline'"
+"""The ``script-src`` of a page whose scripts are all inline."""
 
 
 def esc(value: object) -> str:
@@ -121,16 +128,19 @@ def table(
     return head + "".join(body) + TABLE_TAIL
 
 
-def page_frame(title: str, *, script: str = "", connect_self: bool = False) -> tuple[str, str]:
+def page_frame(
+    title: str, *, script: str = "", scripts: str = INLINE, connect_self: bool = False
+) -> tuple[str, str]:
     """The text before and after a page's body: ``page(t, b) == before + b + after``.
 
     The Content-Security-Policy forbids every network fetch, so a page that
     accidentally referred to an outside resource would show it broken (and a
     browser test would see the console error) instead of silently loading it.
-    ``connect_self`` allows one kind: connections to the page's own server (the live
-    view's event stream).
+    ``scripts`` is its ``script-src``: inline scripts only, unless a page loads its
+    own script files (the paged report's blocks). ``connect_self`` allows one kind of
+    fetch: connections to the page's own server (the live view's event stream).
     """
-    csp = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+    csp = f"default-src 'none'; style-src 'unsafe-inline'; script-src {scripts}; img-src data:"
     if connect_self:
         csp += "; connect-src 'self'"
     js = f"<script>{script}</script>" if script else ""
@@ -144,8 +154,15 @@ def page_frame(title: str, *, script: str = "", connect_self: bool = False) -> t
     return before, f"{js}</body></html>\n"
 
 
-def page(title: str, body: str, *, script: str = "", connect_self: bool = False) -> str:
+def page(
+    title: str,
+    body: str,
+    *,
+    script: str = "",
+    scripts: str = INLINE,
+    connect_self: bool = False,
+) -> str:
     """A complete HTML5 document: inline style, ``body``, then the inline ``script``
     (see ``page_frame``)."""
-    before, after = page_frame(title, script=script, connect_self=connect_self)
+    before, after = page_frame(title, script=script, scripts=scripts, connect_self=connect_self)
     return before + body + after

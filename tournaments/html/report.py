@@ -31,7 +31,7 @@ from referee.core import Termination
 from tournaments.html.chart import Series, line_chart
 from tournaments.html.game_view import GameViews, game_list, game_view, parse_game
 from tournaments.html.page import esc, json_block, page, table
-from tournaments.html.replay import REPLAY_SCRIPT, FramePool, Picture, svg_picture
+from tournaments.html.replay import REPLAY_SCRIPT, FramePool, PicturePieces, svg_pieces
 from tournaments.play.event_dir import Event
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize, summary_json
@@ -225,14 +225,14 @@ def build_report(
     event: Event,
     *,
     max_positions: int = DEFAULT_MAX_POSITIONS,
-    picture: Picture | None = None,
+    picture: PicturePieces | None = None,
 ) -> str:
     """The whole HTML page of ``event`` (see the module docstring).
 
-    ``picture`` draws one position (default: ``referee.pictures.position_svg``).
+    ``picture`` draws one position (default: ``referee.pictures.position_parts``).
     """
     summary = summarize(event.info, list(event.games))
-    games = GameViews(FramePool(), picture or svg_picture, max(0, max_positions), [])
+    games = GameViews(FramePool(), picture or svg_pieces, max(0, max_positions), [])
     records = [parse_game(report) for report in event.games]
     game_html = [
         game_view(report, record, i, games)

@@ -1,0 +1,324 @@
+"""Writing ``referee report``: the event streamed from its directory into one page, or a
+first page and its block files (the one module of ``tournaments.html`` that writes).
+
+Which one (``layout``): ``single`` is the self-contained page of
+``tournaments.html.report``; ``paged`` the first page and block files of this package;
+``auto`` is single for events of up to ``SINGLE_LIMIT`` games, else paged.
+
+Memory: the journal is read one line at a time (``open_event``). A paged report keeps,
+per game, a ``GameReport`` without its record (the tables and charts need every game;
+equal seats, tables and outcomes are shared, ``Compactor``) plus one list block and one
+game block of records; worker processes draw the game blocks (``--jobs``), at most
+``IN_FLIGHT_PER_JOB`` blocks per worker waiting. Time: each game is parsed, replayed
+and drawn once, in parallel; a game played again move for move is drawn once per worker.
+
+Files: the blocks are written into a temporary folder next to the page, which replaces
+the previous folder only once the first page is ready, and the page is replaced
+atomically, so a report that fails half-way leaves the previous one whole. A folder of
+that name that this command did not write (no ``MARK`` file in it) is never touched: the
+report stops with an error instead. A single page removes a stale block folder of the
+same name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import shutil
+import signal
+from collections import deque
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import chain, islice
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from referee.errors import RulesError
+from referee.registry import make_game
+from referee.results import result_text
+from tournaments.html.paged.blocks import (
+    GAME_BLOCK,
+    LIST_BLOCK,
+    BlockBuilder,
+    BlockStats,
+    block_name,
+    list_block,
+    list_row,
+)
+from tournaments.html.paged.page import Drawn, build_first_page
+from tournaments.html.report import DEFAULT_MAX_POSITIONS, build_report
+from tournaments.play.event_dir import Event, open_event
+from tournaments.play.journal import write_atomic
+from tournaments.results.game import GameReport
+from tournaments.results.summary import EventInfo
+
+Layout = Literal["auto", "single", "paged"]
+
+SINGLE_LIMIT = 1000
+"""``auto``: events of up to this many games get the single page."""
+IN_FLIGHT_PER_JOB = 2
+"""Game blocks per worker process handed out and not yet written."""
+MARK = "README.txt"
+MARK_TEXT = (
+    "The game list and the games of a referee report (the page next to this folder).\n"
+    "Keep the folder next to the page; `referee report` replaces it as a whole.\n"
+)
+"""The file that says a folder holds a report's blocks (and may be replaced)."""
+
+
+class ReportError(ValueError):
+    """A report that cannot be written where asked; one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What ``write_report`` wrote."""
+
+    page: Path
+    layout: Literal["single", "paged"]
+    games: int
+    folder: Path | None = None
+    """The block folder of a paged report."""
+    files: int = 1
+    """Files written, the page included."""
+
+
+def blocks_folder(page: Path) -> Path:
+    """The block folder of the page ``page``: ``report.html`` → ``report-games``."""
+    return page.with_name(f"{page.stem}-games")
+
+
+def _ours(folder: Path) -> bool:
+    return (folder / MARK).is_file()
+
+
+def _check_folder(folder: Path) -> None:
+    if (folder.exists() or folder.is_symlink()) and not (folder.is_dir() and _ours(folder)):
+        raise ReportError(
+            f"{folder} is in the way of the report's block folder and was not written by "
+            "referee report: move it, or choose another --out"
+        )
+
+
+T = TypeVar("T", bound=Hashable)
+
+
+class Compactor:
+    """``GameReport``s without their records, equal parts shared (see the module doc)."""
+
+    LIMIT = 100_000
+    """Distinct values kept; beyond, values are no longer shared (memory stays bounded)."""
+
+    def __init__(self) -> None:
+        self._known: dict[Any, Any] = {}
+
+    def _share(self, value: T) -> T:
+        known = self._known.get(value)
+        if known is not None:
+            return known  # type: ignore[no-any-return]
+        if len(self._known) < self.LIMIT:
+            self._known[value] = value
+        return value
+
+    def __call__(self, report: GameReport) -> GameReport:
+        """``report`` with an empty record and shared seats, table and outcome."""
+        return GameReport(
+            number=report.number,
+            round=report.round,
+            block=report.block,
+            table=self._share(report.table),
+            seats=self._share(report.seats),
+            outcome=self._share(report.outcome),
+            plies=report.plies,
+            record="",
+        )
+
+
+# --- drawing game blocks, here or in worker processes --------------------------------------
+
+_BUILDER: BlockBuilder | None = None
+"""This process's builder (one per worker process, or for ``jobs`` 1)."""
+
+
+def _builder() -> BlockBuilder:
+    global _BUILDER  # one per process, by design (see blocks)
+    if _BUILDER is None:
+        _BUILDER = BlockBuilder()
+    return _BUILDER
+
+
+def _start_worker() -> None:
+    """Ctrl+C is the main process's to handle: a worker ignores it (no traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def write_game_block(
+    path: str, index: int, reports: Sequence[GameReport], budget: int
+) -> BlockStats:
+    """Build game block ``index`` and write it to ``path`` (runs in a worker process)."""
+    text, stats = _builder().build(index, reports, budget)
+    Path(path).write_text(text, encoding="ascii")
+    return stats
+
+
+@dataclass
+class _Drawer:
+    """Hands game blocks to ``jobs`` worker processes (started with the first block), or
+    builds them here for ``jobs`` 1; sums what they drew."""
+
+    jobs: int
+    games: int = 0
+    drawn_games: int = 0
+    positions: int = 0
+    _pool: ProcessPoolExecutor | None = None
+    _pending: deque[Future[BlockStats]] = field(default_factory=deque)
+
+    def _count(self, stats: BlockStats) -> None:
+        self.games += stats.games
+        self.drawn_games += stats.drawn_games
+        self.positions += stats.positions
+
+    def submit(self, path: Path, index: int, reports: list[GameReport], budget: int) -> None:
+        if self.jobs <= 1:
+            self._count(write_game_block(str(path), index, reports, budget))
+            return
+        if self._pool is None:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            self._pool = ProcessPoolExecutor(
+                self.jobs, mp_context=context, initializer=_start_worker
+            )
+        self._pending.append(self._pool.submit(write_game_block, str(path), index, reports, budget))
+        while len(self._pending) >= self.jobs * IN_FLIGHT_PER_JOB:
+            self._count(self._pending.popleft().result())
+
+    def finish(self) -> None:
+        while self._pending:
+            self._count(self._pending.popleft().result())
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def _blocks(games: Iterable[GameReport], size: int) -> Iterator[list[GameReport]]:
+    games = iter(games)
+    while block := list(islice(games, size)):
+        yield block
+
+
+def _results(info: EventInfo) -> Any:
+    try:
+        rules = make_game(info.game)
+    except (RulesError, ValueError, KeyError):
+        return lambda report: "?"
+
+    def result(report: GameReport) -> str:
+        try:
+            return result_text(rules, report.outcome)
+        except ValueError:
+            return "?"
+
+    return result
+
+
+def _write_paged(
+    directory: Path,
+    info: EventInfo,
+    games: Iterable[GameReport],
+    out: Path,
+    max_positions: int | None,
+    jobs: int,
+) -> Written:
+    folder = blocks_folder(out)
+    work = folder.with_name(f".{folder.name}.tmp-{os.getpid()}")
+    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+    for leftover in (work, old):
+        shutil.rmtree(leftover, ignore_errors=True)
+    work.mkdir(parents=True)
+    drawer = _Drawer(jobs)
+    swapped = False
+    try:
+        (work / MARK).write_text(MARK_TEXT, encoding="utf-8")
+        compact, result = Compactor(), _results(info)
+        light: list[GameReport] = []
+        rows: list[list[object]] = []
+        budget = max_positions if max_positions is not None else -1
+        lists = 0
+        for index, block in enumerate(_blocks(games, GAME_BLOCK)):
+            for report in block:
+                light.append(compact(report))
+                rows.append(list_row(report, result(report)))
+                if len(rows) == LIST_BLOCK:
+                    (work / block_name("list", lists)).write_text(list_block(lists, rows))
+                    lists, rows = lists + 1, []
+            wanted = sum(report.plies + 1 for report in block)
+            given = wanted if budget < 0 else min(budget, wanted)
+            budget = budget if budget < 0 else budget - given
+            drawer.submit(work / block_name("games", index), index, block, given)
+        if rows:
+            (work / block_name("list", lists)).write_text(list_block(lists, rows))
+            lists += 1
+        drawer.finish()
+        drawn = Drawn(drawer.drawn_games, drawer.positions)
+        first = build_first_page(info, light, directory, folder.name, drawn)
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(work, folder)
+        swapped = True
+        write_atomic(out, first)
+    except BaseException:
+        drawer.close()
+        if swapped:  # the page was not replaced: the previous blocks go back under it
+            shutil.rmtree(folder, ignore_errors=True)
+            if old.exists():
+                os.replace(old, folder)
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    drawer.close()
+    shutil.rmtree(old, ignore_errors=True)
+    files = 2 + lists + -(-len(light) // GAME_BLOCK)  # the page, the mark, the blocks
+    return Written(out, "paged", len(light), folder, files)
+
+
+def write_report(
+    directory: Path,
+    out: Path,
+    *,
+    layout: Layout = "auto",
+    max_positions: int | None = None,
+    jobs: int = 1,
+) -> Written:
+    """Write the report of the event in ``directory`` to the page ``out`` (and, paged,
+    its block folder ``blocks_folder(out)``).
+
+    ``max_positions``: board positions drawn, games taken whole in journal order while
+    they last; None is ``DEFAULT_MAX_POSITIONS`` for a single page and every position
+    for a paged report. ``jobs``: processes drawing a paged report's games.
+
+    :raises JournalError: no event, or an unreadable journal.
+    :raises ReportError: the block folder's place is taken by something else.
+    :raises OSError: the page or the folder cannot be written.
+    """
+    stream = open_event(directory)
+    folder = blocks_folder(out)
+    _check_folder(folder)
+    games = stream.games()
+    head: list[GameReport] = []
+    if layout != "paged":
+        limit = None if layout == "single" else SINGLE_LIMIT + 1
+        head = list(islice(games, limit))
+        if layout == "single" or len(head) <= SINGLE_LIMIT:
+            event = Event(directory, stream.info, tuple(head))
+            positions = DEFAULT_MAX_POSITIONS if max_positions is None else max_positions
+            write_atomic(out, build_report(event, max_positions=positions))
+            if folder.is_dir() and _ours(folder):
+                with contextlib.suppress(OSError):
+                    shutil.rmtree(folder)  # a paged report's blocks, now unused
+            return Written(out, "single", len(head))
+    return _write_paged(directory, stream.info, chain(head, games), out, max_positions, jobs)
