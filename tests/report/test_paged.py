@@ -5,7 +5,10 @@ event, and writing it replaces a previous report whole or not at all."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +24,7 @@ from tournaments.html.paged.blocks import GAME_BLOCK, LIST_BLOCK, block_name, un
 from tournaments.html.paged.writer import MARK, ReportError, blocks_folder, write_report
 from tournaments.html.replay import FramePool, replay
 from tournaments.html.report import build_report
-from tournaments.play.event_dir import read_event
+from tournaments.play.event_dir import open_event, read_event
 from tournaments.play.journal import JOURNAL, RESULTS, JournalError
 
 
@@ -194,3 +197,29 @@ def test_a_failed_report_leaves_the_previous_one_whole(match_dir: Path, tmp_path
     assert out.read_bytes() == page
     assert {p.name: p.read_bytes() for p in blocks_folder(out).iterdir()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["event", "report-games", "report.html"]
+
+
+def _peak_mb(event: Path, out: Path) -> float:
+    """Peak memory of a process writing the paged report of ``event`` (one process)."""
+    code = (
+        "import sys; from pathlib import Path; "
+        "from tournaments.html.paged.writer import write_report; "
+        "write_report(Path(sys.argv[1]), Path(sys.argv[2]), layout='paged', jobs=1)"
+    )
+    process = subprocess.Popen([sys.executable, "-c", code, str(event), str(out)])
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must know
+    assert process.returncode == 0
+    return usage.ru_maxrss / 1024
+
+
+def test_memory_does_not_hold_the_records(tmp_path: Path) -> None:
+    """20 times the games cost less memory than the extra games' record text alone (which,
+    held as objects, would cost about twice that): the journal is streamed, and only what
+    the tables need is kept per game (a few hundred bytes while they are computed)."""
+    small = synth_event(tmp_path / "small", 1000, pool=16)
+    big = synth_event(tmp_path / "big", 20_000, pool=16)
+    sizes = [len(g.record) for g in open_event(big).games()]
+    extra = sum(sizes[1000:]) / 2**20  # MB of records the big event adds
+    grown = _peak_mb(big, tmp_path / "b" / "r.html") - _peak_mb(small, tmp_path / "s" / "r.html")
+    assert grown < extra, (grown, extra)

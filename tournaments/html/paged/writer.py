@@ -6,11 +6,13 @@ Which one (``layout``): ``single`` is the self-contained page of
 ``auto`` is single for events of up to ``SINGLE_LIMIT`` games, else paged.
 
 Memory: the journal is read one line at a time (``open_event``). A paged report keeps,
-per game, a ``GameReport`` without its record (the tables and charts need every game;
-equal seats, tables and outcomes are shared, ``Compactor``) plus one list block and one
-game block of records; worker processes draw the game blocks (``--jobs``), at most
-``IN_FLIGHT_PER_JOB`` blocks per worker waiting. Time: each game is parsed, replayed
-and drawn once, in parallel; a game played again move for move is drawn once per worker.
+per game, what the tables and charts need (``GameResults``, about 40 bytes a game) plus
+one list block and one game block of records; worker processes draw the game blocks
+(``--jobs``), at most ``IN_FLIGHT_PER_JOB`` blocks per worker waiting. At the end the
+tables and charts are computed from the kept results (``summarize`` and ``timeline``
+take the games as a list: about 200 bytes a game while they run). Time: each game is
+parsed, replayed and drawn once, in parallel; a game played again move for move is
+drawn once per worker.
 
 Files: the blocks are written into a temporary folder next to the page, which replaces
 the previous folder only once the first page is ready, and the page is replaced
@@ -28,12 +30,12 @@ import os
 import shutil
 import signal
 from collections import deque
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from referee.errors import RulesError
 from referee.registry import make_game
@@ -48,6 +50,7 @@ from tournaments.html.paged.blocks import (
     list_row,
 )
 from tournaments.html.paged.page import Drawn, build_first_page
+from tournaments.html.paged.results import GameResults
 from tournaments.html.report import DEFAULT_MAX_POSITIONS, build_report
 from tournaments.play.event_dir import Event, open_event
 from tournaments.play.journal import write_atomic
@@ -99,40 +102,6 @@ def _check_folder(folder: Path) -> None:
         raise ReportError(
             f"{folder} is in the way of the report's block folder and was not written by "
             "referee report: move it, or choose another --out"
-        )
-
-
-T = TypeVar("T", bound=Hashable)
-
-
-class Compactor:
-    """``GameReport``s without their records, equal parts shared (see the module doc)."""
-
-    LIMIT = 100_000
-    """Distinct values kept; beyond, values are no longer shared (memory stays bounded)."""
-
-    def __init__(self) -> None:
-        self._known: dict[Any, Any] = {}
-
-    def _share(self, value: T) -> T:
-        known = self._known.get(value)
-        if known is not None:
-            return known  # type: ignore[no-any-return]
-        if len(self._known) < self.LIMIT:
-            self._known[value] = value
-        return value
-
-    def __call__(self, report: GameReport) -> GameReport:
-        """``report`` with an empty record and shared seats, table and outcome."""
-        return GameReport(
-            number=report.number,
-            round=report.round,
-            block=report.block,
-            table=self._share(report.table),
-            seats=self._share(report.seats),
-            outcome=self._share(report.outcome),
-            plies=report.plies,
-            record="",
         )
 
 
@@ -245,14 +214,13 @@ def _write_paged(
     swapped = False
     try:
         (work / MARK).write_text(MARK_TEXT, encoding="utf-8")
-        compact, result = Compactor(), _results(info)
-        light: list[GameReport] = []
+        results, result = GameResults(), _results(info)
         rows: list[list[object]] = []
         budget = max_positions if max_positions is not None else -1
         lists = 0
         for index, block in enumerate(_blocks(games, GAME_BLOCK)):
             for report in block:
-                light.append(compact(report))
+                results.add(report)
                 rows.append(list_row(report, result(report)))
                 if len(rows) == LIST_BLOCK:
                     (work / block_name("list", lists)).write_text(list_block(lists, rows))
@@ -266,7 +234,7 @@ def _write_paged(
             lists += 1
         drawer.finish()
         drawn = Drawn(drawer.drawn_games, drawer.positions)
-        first = build_first_page(info, light, directory, folder.name, drawn)
+        first = build_first_page(info, list(results), directory, folder.name, drawn)
         if folder.exists():
             os.replace(folder, old)
         os.replace(work, folder)
@@ -282,8 +250,8 @@ def _write_paged(
         raise
     drawer.close()
     shutil.rmtree(old, ignore_errors=True)
-    files = 2 + lists + -(-len(light) // GAME_BLOCK)  # the page, the mark, the blocks
-    return Written(out, "paged", len(light), folder, files)
+    files = 2 + lists + -(-len(results) // GAME_BLOCK)  # the page, the mark, the blocks
+    return Written(out, "paged", len(results), folder, files)
 
 
 def write_report(
