@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tournaments.html.game_view import GameViews, game_view, parse_game
 from tournaments.html.page import json_block, page
-from tournaments.html.replay import REPLAY_SCRIPT, FramePool, svg_picture
+from tournaments.html.replay import REPLAY_SCRIPT, FramePool, svg_pieces
 from tournaments.results.game import GameReport
 
 MAX_POSITIONS = 20_000
@@ -15,7 +15,7 @@ MAX_POSITIONS = 20_000
 
 def game_page(report: GameReport) -> str:
     """The self-contained page of ``report``'s game."""
-    games = GameViews(FramePool(), svg_picture, MAX_POSITIONS, [])
+    games = GameViews(FramePool(), svg_pieces, MAX_POSITIONS, [])
     view = game_view(report, parse_game(report), 0, games).replace(
         '<details class="game"', '<details open class="game"', 1
     )
