@@ -41,7 +41,7 @@ import contextlib
 import math
 import os
 from collections import deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from itertools import count
 
@@ -167,6 +167,9 @@ class EngineSession:
         self._ping_counter = count(1)
         self._position_text = PositionText()
         """The last ``position`` line: the next one is built from it (linear games)."""
+        self._now: Callable[[], float] = trio.current_time
+        """``trio.current_time``; from ``open`` on, the run's clock read directly (the
+        per-ply path reads it twice a move: a hop less through trio's dispatch each)."""
 
     # --- lifetime ----------------------------------------------------------------------
 
@@ -200,6 +203,7 @@ class EngineSession:
         if transcript is None:
             transcript = Transcript(origin=trio.current_time())
         session = cls(_PRIVATE, spec, transcript, max_line_bytes=max_line_bytes)
+        session._now = trio.lowlevel.current_clock().current_time
         deadline = trio.current_time() + start_timeout
         async with EngineProcess.open(spec, transcript) as process:
             session._attach(process)
@@ -319,6 +323,11 @@ class EngineSession:
 
     def _encode(self, commands: tuple[Command, ...]) -> bytes:
         """Format ``commands`` as one block of lines and record them in the transcript."""
+        return self._encode_stamped(commands)[0]
+
+    def _encode_stamped(self, commands: tuple[Command, ...]) -> tuple[bytes, float]:
+        """``_encode``, and the time with which the lines were recorded (read last, so it
+        can stand for the moment just before the write)."""
         position = self._position_text.format
         try:
             lines = [
@@ -327,12 +336,10 @@ class EngineSession:
             ]
         except ProtocolViolation as exc:
             raise ValueError(f"cannot send to engine {self.spec.name!r}: {exc}") from None
-        now = trio.current_time()
-        sent = self.transcript.sent
-        for line in lines:
-            sent(now, line)
-        lines.append("")
-        return "\n".join(lines).encode()
+        data = ("\n".join(lines) + "\n").encode() if lines else b""
+        now = self._now()
+        self.transcript.sent_lines(now, lines)
+        return data, now
 
     async def _write(self, data: bytes, deadline: float, what: str) -> None:
         """Write ``data``: one ``os.write`` when the pipe has room, else wait until ``deadline``."""
@@ -398,9 +405,11 @@ class EngineSession:
         :raises ProtocolViolation: a line that is not a reply, or one over the length limit.
         """
         lines = self._lines
-        started = trio.current_time()
+        started: float | None = None  # read only if the reply has to be waited for
         while True:
             if not lines:
+                if started is None:
+                    started = self._now()
                 await self._read(deadline, started)
                 continue
             line, arrived = lines.popleft()
@@ -460,7 +469,7 @@ class EngineSession:
                 await self._exited.wait()
             what = "closed its output" if self.returncode is None else self._exit_text()
             raise self._fail(EngineTerminatedError(f"engine {self.spec.name!r} {what}"))
-        now = trio.current_time()
+        now = self._now()
         try:
             lines = self._buffer.feed(chunk)
         except ProtocolViolation as exc:
@@ -593,8 +602,7 @@ class EngineSession:
         :raises ProtocolViolation: a bad line, ``error <text>`` (message ``engine
             error: <text>``), or any other reply during the search.
         """
-        data = self._encode((position, go))
-        sent_at = trio.current_time()
+        data, sent_at = self._encode_stamped((position, go))
         await self._write(data, deadline, "position and go")
         infos: deque[str] | None = None
         search = NO_SEARCH
@@ -645,8 +653,7 @@ class EngineSession:
         token = str(next(self._ping_counter))
         self._pings.add(token)
         try:
-            data = self._encode((position, go, Ping(token)))
-            sent_at = trio.current_time()
+            data, sent_at = self._encode_stamped((position, go, Ping(token)))
             await self._write(data, deadline, "position, go and ping")
             answer: MoveAnswer | None = None
             pong_first = False

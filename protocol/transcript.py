@@ -44,6 +44,15 @@ class TranscriptLine(NamedTuple):
         return f"{self.time:9.3f} {self.marker} {self.text}"
 
 
+_Entry = tuple[int, float, str, str]
+"""A ``TranscriptLine``'s fields as a plain tuple: what the rings hold (cheaper to make
+on the per-ply path; a ``TranscriptLine`` is made when the transcript is read)."""
+
+
+def _format(entry: _Entry) -> str:
+    return f"{entry[1]:9.3f} {entry[2]} {entry[3]}"
+
+
 class Transcript:
     """A bounded log of protocol lines and stderr lines with caller-supplied times.
 
@@ -63,8 +72,8 @@ class Transcript:
             raise ValueError("transcript limits must be positive")
         self.origin = origin
         self.max_chars = max_chars
-        self._main: deque[TranscriptLine] = deque(maxlen=max_lines)
-        self._stderr: deque[TranscriptLine] = deque(maxlen=max_stderr_lines)
+        self._main: deque[_Entry] = deque(maxlen=max_lines)
+        self._stderr: deque[_Entry] = deque(maxlen=max_stderr_lines)
         self._seq = count()
         self._recorded = 0
         self._recorded_stderr = 0
@@ -73,18 +82,12 @@ class Transcript:
         """Store one line (``marker`` is ``>``, ``<``, ``!`` or ``#``)."""
         if marker == STDERR:
             self._recorded_stderr += 1
-            line = TranscriptLine(next(self._seq), time - self.origin, marker, self._cut(text))
-            self._stderr.append(line)
+            self._stderr.append((next(self._seq), time - self.origin, marker, self._cut(text)))
         elif marker in MARKERS:
-            self._protocol_line(time, marker, text)
+            self._recorded += 1
+            self._main.append((next(self._seq), time - self.origin, marker, self._cut(text)))
         else:
             raise ValueError(f"unknown transcript marker {marker!r}")
-
-    def _protocol_line(self, time: float, marker: str, text: str) -> None:
-        # ``sent`` and ``received`` come straight here (two and one per ply): no dispatch.
-        self._recorded += 1
-        line = TranscriptLine(next(self._seq), time - self.origin, marker, self._cut(text))
-        self._main.append(line)
 
     def _cut(self, text: str) -> str:
         """``text``, or its first ``max_chars`` characters and how many more there were."""
@@ -92,13 +95,34 @@ class Transcript:
             return text
         return f"{text[: self.max_chars]}... [{len(text) - self.max_chars} more chars]"
 
+    # ``sent``, ``sent_lines`` and ``received`` are the per-ply path (two lines sent and
+    # one received per move): each appends a plain tuple, without dispatch.
+
     def sent(self, time: float, text: str) -> None:
         """Record a line sent to the engine."""
-        self._protocol_line(time, SENT, text)
+        if len(text) > self.max_chars:
+            text = self._cut(text)
+        self._recorded += 1
+        self._main.append((next(self._seq), time - self.origin, SENT, text))
+
+    def sent_lines(self, time: float, texts: list[str]) -> None:
+        """Record lines sent to the engine together, in order (as ``sent`` for each)."""
+        at = time - self.origin
+        limit = self.max_chars
+        seq = self._seq
+        append = self._main.append
+        for text in texts:
+            if len(text) > limit:
+                text = self._cut(text)
+            append((next(seq), at, SENT, text))
+        self._recorded += len(texts)
 
     def received(self, time: float, text: str) -> None:
         """Record a line received from the engine."""
-        self._protocol_line(time, RECEIVED, text)
+        if len(text) > self.max_chars:
+            text = self._cut(text)
+        self._recorded += 1
+        self._main.append((next(self._seq), time - self.origin, RECEIVED, text))
 
     def stderr(self, time: float, text: str) -> None:
         """Record a line the engine wrote to stderr."""
@@ -126,21 +150,21 @@ class Transcript:
     def lines_since(self, mark: int) -> list[str]:
         """The kept lines recorded at or after ``mark`` (a past ``self.mark``), formatted,
         in recording order. Lines that fell out of the rings are not there."""
-        newer: list[TranscriptLine] = []
+        newer: list[_Entry] = []
         for ring in (self._main, self._stderr):
-            for line in reversed(ring):
-                if line.seq < mark:
+            for entry in reversed(ring):
+                if entry[0] < mark:
                     break
-                newer.append(line)
-        newer.sort(key=lambda line: line.seq)
-        return [line.format() for line in newer]
+                newer.append(entry)
+        newer.sort()  # by sequence number, which is unique
+        return [_format(entry) for entry in newer]
 
     def entries(self) -> list[TranscriptLine]:
         """Every line kept, in recording order."""
         merged = [*self._main, *self._stderr]
         if self._stderr and self._main:
-            merged.sort(key=lambda line: line.seq)
-        return merged
+            merged.sort()  # by sequence number, which is unique
+        return [TranscriptLine(*entry) for entry in merged]
 
     def lines(self) -> list[str]:
         """Every line kept, formatted, in recording order; a first line tells what was dropped."""

@@ -78,6 +78,30 @@ def test_transcript_is_bounded_and_stderr_cannot_push_out_the_protocol() -> None
     assert transcript.lines()[0].startswith("# 4 earlier protocol lines and 9998 earlier stderr")
 
 
+def test_sent_lines_records_as_sent_does_line_by_line() -> None:
+    texts = ["position start moves a1 b2", "go time 1,2 inc 0,0", "x" * 30]
+    one_by_one = Transcript(origin=1.0, max_lines=4, max_chars=20)
+    together = Transcript(origin=1.0, max_lines=4, max_chars=20)
+    for transcript in (one_by_one, together):
+        transcript.received(1.5, "rgpok")
+        transcript.stderr(1.75, "hello")
+    for text in texts:
+        one_by_one.sent(2.0, text)
+    together.sent_lines(2.0, texts)
+    assert together.entries() == one_by_one.entries()
+    assert together.lines() == one_by_one.lines()
+    assert (
+        together.lines_since(2)
+        == one_by_one.lines_since(2)
+        == [
+            "    1.000 > position start moves... [6 more chars]",
+            "    1.000 > go time 1,2 inc 0,0",
+            "    1.000 > xxxxxxxxxxxxxxxxxxxx... [10 more chars]",
+        ]
+    )
+    assert (together.mark, together.dropped) == (one_by_one.mark, one_by_one.dropped) == (5, 0)
+
+
 def test_transcript_dump(tmp_path: Path) -> None:
     transcript = Transcript()
     transcript.sent(0.25, "quit")
