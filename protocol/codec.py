@@ -167,7 +167,10 @@ def parse_reply(line: str) -> Reply:
     if head == "move":
         if len(words) != 2:
             raise ProtocolViolation("malformed move: expected 'move <token>'")
-        return MoveReply(as_token(words[1], "move"))
+        move = words[1]  # a word: not empty, no blank; a token if printable ASCII
+        if move.isascii() and move.isprintable():
+            return MoveReply(move)
+        return MoveReply(as_token(move, "move"))
     if head == "info":
         return Info(_rest(line))
     if head == "pong":
@@ -222,7 +225,9 @@ def format_command(command: Command) -> str:
             if len(_INC_TEXT) >= 64:
                 _INC_TEXT.clear()
             _INC_TEXT[increments] = inc
-        return f"go time {ints(remaining, 'time')} inc {inc}"
+        if remaining and min(remaining) >= 0 and max(remaining) <= MAX_MS:
+            return f"go time {','.join(map(str, remaining))} inc {inc}"
+        return f"go time {ints(remaining, 'time')} inc {inc}"  # raises the violation
     match command:
         case Position(moves, state):
             start = "start" if state is None else f"state {as_token(state, 'state')}"
