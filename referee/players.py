@@ -19,8 +19,7 @@ import trio
 
 from protocol.errors import EngineError, EngineStartError, EngineTimeoutError
 from protocol.messages import GameOver, Go, NewGame, Position
-from protocol.search_info import NO_SEARCH, SearchInfo
-from protocol.session import EngineSession
+from protocol.session import EngineSession, MoveAnswer
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
@@ -57,25 +56,11 @@ class MoveRequest:
     """Seconds after sending the request at which the referee stops waiting."""
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerReply:
-    """A player's answer to a ``MoveRequest``, with the referee's own timing."""
-
-    move: str | None
-    """The move text as received, or None if the player resigned."""
-    infos: tuple[str, ...]
-    """The ``info`` texts sent before the move."""
-    sent_at: float
-    """Trio clock when the request was written."""
-    arrived_at: float
-    """Trio clock when the reply line arrived."""
-    search: SearchInfo = NO_SEARCH
-    """What the search reported: each structured ``info`` item's last value."""
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds charged to the player's clock."""
-        return self.arrived_at - self.sent_at
+PlayerReply = MoveAnswer
+"""A player's answer to a ``MoveRequest``, with the referee's own timing: the protocol's
+``MoveAnswer`` (move text or None for a resignation, ``info`` texts, send and arrival
+times, search items; ``elapsed`` is what the player's clock is charged). An engine
+player hands on the session's answer as it is: no copy per ply."""
 
 
 class Player(Protocol):
@@ -276,9 +261,7 @@ class EnginePlayer:
             )
         except EngineError as error:
             raise await self._guarded(error) from None
-        return PlayerReply(
-            answer.move, answer.infos, answer.sent_at, answer.arrived_at, answer.search
-        )
+        return answer
 
     async def game_over(self, over: GameOver) -> None:
         session = self._session
