@@ -25,6 +25,7 @@ from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entran
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.plan import Plan
+from tournaments.play import transcripts
 from tournaments.play.journal import JOURNAL, config_difference
 from tournaments.results.game import GameReport
 from tournaments.runner.run import Progress, run_tournament
@@ -49,6 +50,7 @@ def make_plan(address: str | None, games: int = GAMES, **cluster: Any) -> Plan:
         "seed": 5,
         "concurrency": 2,
         "workers": 0,
+        "transcripts": "all",
         "cluster": {"address": address, "batch": 2, "connect_timeout": 10, **cluster},
     }
     return Plan.from_config(parse_config(data))
@@ -196,7 +198,8 @@ async def test_cluster_plays_the_same_games_as_the_local_runner(
     assert result.complete and len(result.played) == GAMES
     assert game_facts(out) == reference
     assert_each_game_once(out)
-    assert (out / "logs" / "game-00001.log").read_text().startswith("# game 1")
+    kept = transcripts.read_transcript(out, 1)
+    assert kept is not None and kept.startswith("# game 1")
     header = json.loads((out / JOURNAL).read_text().splitlines()[0])
     assert header["config"]["cluster"]["address"] == cluster.address
 
@@ -257,7 +260,9 @@ async def test_a_game_reported_twice_counts_once(
     result = await run_tournament(make_plan(cluster.address, games=4), out)
     assert result.complete and len(result.played) == 4
     assert_each_game_once(out, games=4)
-    assert len(list((out / "logs").iterdir())) == 4
+    store = "".join(p.read_text() for p in (out / "logs").iterdir())
+    assert [n for n, _ in transcripts.blocks(store)].count(1) == 1  # one transcript a game
+    assert sorted(n for n, _ in transcripts.blocks(store)) == [1, 2, 3, 4]
 
 
 @pytest.mark.cluster

@@ -40,6 +40,7 @@ def make_plan(address: str | None) -> Plan:
         ],
         "games": 4,
         "tc": "60+1",
+        "transcripts": "all",
         "cluster": {"address": address, "batch": 2, "connect_timeout": 10},
     }
     return Plan.from_config(parse_config(data))

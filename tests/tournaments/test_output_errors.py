@@ -128,7 +128,7 @@ def test_a_failing_transcript_write_is_one_line_also_from_a_worker(
     marker = str(720000 + os.getpid() % 10000)
     args = tournament_args(out, marker, games=4)
     args[args.index("--workers") + 1] = workers
-    args += ["--concurrency", "2"]
+    args += ["--concurrency", "2", "--transcripts", "all"]
     monkeypatch.setattr(sys, "argv", ["referee", *args])
     monkeypatch.delenv("REFEREE_DEBUG", raising=False)
     with pytest.raises(SystemExit) as info:
@@ -137,6 +137,6 @@ def test_a_failing_transcript_write_is_one_line_also_from_a_worker(
     assert info.value.code == 2, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("referee: error: "), err
-    assert "logs/game-0000" in lines[0] and "Not a directory" in lines[0]
+    assert "logs/transcripts-" in lines[0] and "Not a directory" in lines[0]
     assert live_with(f"--seed {marker}") == []
     assert read_journal(out).config is not None  # the tournament can be resumed

@@ -67,7 +67,7 @@ def play(
 ) -> tuple[list[GameReport], Path, str]:  # fmt: skip
     """Run the event; its games in order, its output directory, every transcript."""
     data = {"game": "trike", "options": {"size": 7}, "tc": "30+0.5", "games_per_encounter": 2,
-            "sandbox": mode, "entrants": entrants, **keys}  # fmt: skip
+            "sandbox": mode, "entrants": entrants, "transcripts": "all", **keys}  # fmt: skip
     plan = Plan.from_config(parse_config(data, "test"), "test")
     out = tmp_path / "out"
     result = trio.run(lambda: run_tournament(plan, out, workers=workers))

@@ -68,6 +68,7 @@ def test_tournament_nodes_per_entrant_and_garbage_noted_in_transcripts(tmp_path:
 game = "trike"
 tc = "10+0.1"
 rounds = 1
+transcripts = "all"
 
 [[entrants]]
 name = "clean"

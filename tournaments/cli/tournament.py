@@ -148,6 +148,14 @@ def tournament_command(
         ),
     ] = None,
     sandbox: SandboxOption = None,
+    transcripts: Annotated[
+        str | None,
+        typer.Option(
+            "--transcripts",
+            metavar="failures|all|none",
+            help="Engine transcripts kept in DIR/logs/ (default failures).",
+        ),
+    ] = None,
     live: Annotated[
         str | None,
         typer.Option(
@@ -179,6 +187,7 @@ def tournament_command(
         "event": event,
         "concurrency": concurrency,
         "workers": workers,
+        "transcripts": transcripts,
     }
     overrides.update({k: v for k, v in plain.items() if v is not None})
     if engine:

@@ -47,8 +47,8 @@ from tournaments.cluster.task import TRANSCRIPT_KEY, play_batch, preflight
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job
 from tournaments.event.plan import Plan
+from tournaments.play import transcripts
 from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
-from tournaments.play.slot import transcript_path
 from tournaments.results.game import GameReport
 
 if TYPE_CHECKING:
@@ -122,6 +122,7 @@ class ClusterGames:
         self._setup_json = setup_json
         self._commands = commands
         self._out = out
+        self._rotate = setup_json.get("transcripts") == "all"
         self._topic = f"referee-{uuid.uuid4().hex}"
         self._token = trio.lowlevel.current_trio_token()
         self._inbox_send, self._inbox = trio.open_memory_channel[tuple[str, str, Any]](math.inf)
@@ -277,7 +278,7 @@ class ClusterGames:
         report = GameReport.from_json(data)
         transcript = data.get(TRANSCRIPT_KEY)
         if isinstance(transcript, str) and self._out is not None:
-            _write_transcript(transcript_path(self._out, number), transcript)
+            transcripts.append(self._out, transcript, rotate=self._rotate)
         submit(report)
         if not report.void:
             phase.pending.discard(number)
@@ -303,14 +304,6 @@ class ClusterGames:
                     f"game {number} was lost {LOST_ATTEMPTS} times ({why}); continue with --resume"
                 )
             self._submit([phase.jobs[number]])
-
-
-def _write_transcript(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except FileNotFoundError:  # the first transcript: make logs/
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
 
 def _connect(address: str, timeout: float) -> Client:

@@ -41,8 +41,8 @@ from protocol.sandbox_host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
 from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.play import transcripts
 from tournaments.play.check_engine import check_engine
-from tournaments.play.slot import transcript_path
 from tournaments.play.worker import play_jobs
 from tournaments.results.game import GameReport
 
@@ -149,13 +149,19 @@ def play_batch(
 
     with tempfile.TemporaryDirectory(prefix="referee-task-") as scratch:
         setup = replace(setup, out=scratch if wants_logs else None)
+        store = transcripts.store_path(Path(scratch))
+        read = 0
+        kept: dict[int, str] = {}
 
         async def emit(report: GameReport) -> None:
+            nonlocal read
             data = report.to_json()
-            path = transcript_path(Path(scratch), report.number)
-            if wants_logs and path.exists():
-                data[TRANSCRIPT_KEY] = path.read_text(encoding="utf-8")
-                path.unlink()
+            if wants_logs:  # the blocks written since the last report: this game's
+                blocks, read = transcripts.blocks_after(store, read)
+                kept.update(blocks)
+                text = kept.pop(report.number, None)
+                if text is not None:
+                    data[TRANSCRIPT_KEY] = text
             reports.append(data)
             unsent.append(data)
 

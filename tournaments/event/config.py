@@ -198,9 +198,9 @@ class TournamentConfig(_Model):
     """Seeds the game seeds, random openings and the book order."""
     start_timeout: float = Field(default=10.0, gt=0)
     """Seconds an engine may take to start and to answer ``newgame``."""
-    transcripts: Literal["all", "failures", "none"] = "all"
-    """Per-game engine transcripts in ``logs/``: every game, games with a forfeit or
-    void, or none."""
+    transcripts: Literal["all", "failures", "none"] = "failures"
+    """Engine transcripts kept in ``logs/`` (``tournaments.play.transcripts``): of games
+    ended by a failure (forfeit, void, adjudication), of every game, or of none."""
     points: list[float] | None = None
     """Tournament points per place (1st, 2nd, …); tied seats share the average of the
     places they span. Default: 1 for first, 0 for last, even steps between."""

@@ -8,7 +8,8 @@ the least recently used player is closed. So engines are started per seat of a
 slot and reused across that slot's games, as fastchess does.
 
 For each game the slot builds the ``.tgn`` record, writes the engines' transcripts
-of that game to ``logs/`` (per the ``transcripts`` setting), and returns a
+of that game to its process's store in ``logs/`` (``play.transcripts``, per the
+``transcripts`` setting), and returns a
 ``GameReport``: the only thing that travels back to the runner.
 """
 
@@ -16,8 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import itertools
-import os
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -27,27 +28,19 @@ import trio
 
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
-from referee.core import Outcome, Termination
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player
 from referee.record import MoveEntry, build_record, format_record, timing_comment
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.engines import hide_path
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.play import transcripts
 from tournaments.play.live_feed import live_game
 from tournaments.results.game import GameReport
 
 TranscriptSink = Callable[[Transcript], None]
 PlayerFactory = Callable[[EngineSpec, TranscriptSink], AbstractAsyncContextManager[Player]]
 """Opens the player of an entrant; the sink receives transcripts of ended processes."""
-
-LOGS_DIR = "logs"
-"""Subdirectory of the output directory with the per-game transcripts."""
-
-
-def transcript_path(out: Path, number: int) -> Path:
-    """Where game ``number``'s transcript goes."""
-    return out / LOGS_DIR / f"game-{number:05d}.log"
 
 
 def engine_factory(start_timeout: float) -> PlayerFactory:
@@ -195,12 +188,17 @@ class Slot:
                 adjudication=setup.adjudication,
             )
         record = self._record(job, names, result)
-        if self._wants_transcript(result.outcome):
-            path, text = self._transcript(job, names, result, seats, before)
+        if setup.out is not None and transcripts.wanted(
+            setup.transcripts, result.outcome.termination
+        ):
+            text = self._transcript(job, names, result, seats, before)
+            out, rotate = Path(setup.out), setup.transcripts == "all"
             if self.shared_loop:  # a slow disk must not hold up other slots' games
-                await trio.to_thread.run_sync(_write_file, path, text)
+                await trio.to_thread.run_sync(
+                    functools.partial(transcripts.append, out, text, rotate=rotate)
+                )
             else:
-                _write_file(path, text)
+                transcripts.append(out, text, rotate=rotate)
         moves = result.moves
         return GameReport(
             number=job.number,
@@ -236,14 +234,6 @@ class Slot:
         record = build_record(self.game, list(names), moves, result.outcome, tags, start=job.start)
         return format_record(record)
 
-    def _wants_transcript(self, outcome: Outcome) -> bool:
-        mode = self.setup.transcripts
-        if self.setup.out is None or mode == "none":
-            return False
-        if mode == "failures":
-            return outcome.termination.is_forfeit or outcome.termination is Termination.VOID
-        return True
-
     def _transcript(
         self,
         job: Job,
@@ -251,9 +241,8 @@ class Slot:
         result: GameResult,
         seats: Sequence[_Cached],
         before: Sequence[tuple[Transcript | None, int]],
-    ) -> tuple[Path, str]:
-        """The transcript file of one game: its path and text."""
-        assert self.setup.out is not None
+    ) -> str:
+        """The transcript block of one game (``transcripts.GAME_HEADER`` first)."""
         outcome = result.outcome
         table = ", ".join(f"seat {i + 1} {name}" for i, name in enumerate(names))
         lines = [
@@ -267,25 +256,7 @@ class Slot:
             for transcript in [*cached.ended, *([current] if current is not None else [])]:
                 pieces += transcript.lines_since(mark if transcript is old else 0)
             lines += pieces or ["(no engine transcript)"]
-        return transcript_path(Path(self.setup.out), job.number), "\n".join(lines) + "\n"
-
-
-def _write_file(path: Path, text: str) -> None:
-    """Write a per-game file with bare system calls: one per game on the hot path, where
-    a text-mode ``open`` (buffer layers, a tty probe) costs several times as much."""
-    data = text.encode("utf-8", "replace")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags, 0o644)
-    except FileNotFoundError:  # the first transcript: make logs/ (once, not per game)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, flags, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
+        return "\n".join(lines) + "\n"
 
 
 async def _warm_up(players: Sequence[Player]) -> None:

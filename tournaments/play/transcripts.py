@@ -1,0 +1,119 @@
+"""Where the engines' transcripts of an event's games go: a few store files, not a file
+per game.
+
+Which games: ``transcripts = "failures"`` (the default) keeps the games that ended by a
+failure (a forfeit: illegal move, time, crash, protocol error, resignation; a void game;
+an adjudication), ``"all"`` every game, ``"none"`` none (``wanted``).
+
+Where: each process that plays games appends them to its own store,
+``logs/transcripts-<pid>.log``, one block per game that starts with the line
+``# game N, round R: seat 1 NAME, …`` (``GAME_HEADER``); a block is written with one
+``os.write`` on a file opened ``O_APPEND``, so slots of one process never interleave.
+So the directory holds one file per process that ran (worker processes, times resumes),
+however many games are played. With ``"all"`` a store is rotated at ``ROTATE_BYTES``:
+the full file becomes ``transcripts-<pid>.old.log`` (replacing an older one), so an event
+keeps at most the last 2 × 64 MiB of transcripts per process; failures alone are never
+rotated away. ``read_transcript`` finds one game's blocks; ``blocks_after`` reads the
+blocks appended since an offset (the cluster task sends each game's block home).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from referee.core import Termination
+
+LOGS_DIR = "logs"
+"""Subdirectory of the output directory with the transcript stores."""
+ROTATE_BYTES = 64 * 1024 * 1024
+"""Size at which a store of ``transcripts = "all"`` is rotated."""
+GAME_HEADER = re.compile(r"^# game (\d+), round ", re.MULTILINE)
+"""The first line of a game's block."""
+MODES = ("all", "failures", "none")
+
+
+def wanted(mode: str, termination: Termination) -> bool:
+    """Whether a game that ended by ``termination`` keeps its transcript under ``mode``."""
+    if mode == "all":
+        return True
+    if mode == "failures":
+        return (
+            termination.is_forfeit
+            or termination is Termination.VOID
+            or termination is Termination.ADJUDICATION
+        )
+    return False
+
+
+def store_path(out: Path, pid: int | None = None) -> Path:
+    """This process's store in event directory ``out``."""
+    return out / LOGS_DIR / f"transcripts-{os.getpid() if pid is None else pid}.log"
+
+
+_lock = threading.Lock()  # slots of one loop write from threads; rotation must not race
+
+
+def append(out: Path, text: str, *, rotate: bool = False) -> None:
+    """Append one game's block (``text``, starting with its header line) to this
+    process's store, rotating it first when ``rotate`` and it has grown past
+    ``ROTATE_BYTES``.
+
+    :raises OSError: the store cannot be written (the caller decides what that means).
+    """
+    path = store_path(out)
+    data = text.encode("utf-8", "replace")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
+    with _lock:
+        if rotate:
+            try:
+                if path.stat().st_size >= ROTATE_BYTES:
+                    path.replace(path.with_name(path.stem + ".old.log"))
+            except FileNotFoundError:
+                pass
+        try:
+            fd = os.open(path, flags, 0o644)
+        except FileNotFoundError:  # the first transcript: make logs/ (once, not per game)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, flags, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+
+
+def blocks(text: str) -> Iterator[tuple[int, str]]:
+    """``(game number, block)`` of each game block in a store's ``text``, in order."""
+    starts = list(GAME_HEADER.finditer(text))
+    for i, match in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+        yield int(match.group(1)), text[match.start() : end]
+
+
+def blocks_after(path: Path, offset: int) -> tuple[list[tuple[int, str]], int]:
+    """The complete game blocks appended to store ``path`` since ``offset``, and the
+    offset after them (a store only ever grows by whole blocks)."""
+    try:
+        with path.open("rb") as f:
+            f.seek(offset)
+            data = f.read()
+    except FileNotFoundError:
+        return [], offset
+    return list(blocks(data.decode("utf-8", "replace"))), offset + len(data)
+
+
+def read_transcript(out: Path, number: int) -> str | None:
+    """Game ``number``'s transcript blocks in event directory ``out`` (every attempt of a
+    game played again, in store order), or None when none was kept."""
+    found = [
+        block
+        for path in sorted((out / LOGS_DIR).glob("transcripts-*.log"))
+        for game, block in blocks(path.read_text(encoding="utf-8", errors="replace"))
+        if game == number
+    ]
+    return "".join(found) if found else None
