@@ -30,7 +30,7 @@ from tournaments.event.config import (
 )
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
-from tournaments.play.event_dir import read_event
+from tournaments.play.event_dir import open_event
 from tournaments.play.features import check_features_now
 from tournaments.play.journal import GAMES, read_journal
 from tournaments.play.worker import WorkerError
@@ -284,6 +284,6 @@ def standings_command(
     """Print the standings, crosstable and ratings of a tournament (also while it runs)."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
-    event = read_event(directory)
-    summary = summarize(event.info, list(event.games))
+    event = open_event(directory)
+    summary = summarize(event.info, list(event.results()))
     typer.echo(render(summary, fmt), nl=False)

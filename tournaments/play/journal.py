@@ -24,6 +24,9 @@ Layout of ``DIR``:
     never holds a game twice or one the journal does not.
 ``logs/game-NNNNN.log``
     Engine transcripts per game (see ``tournaments.play.slot``).
+``index.jsonl``
+    The journal's games without records, for the tables (``tournaments.play.index``):
+    rebuilt when a runner opens the directory, never trusted past the journal.
 ``results.json``
     Standings, crosstable and ratings, rewritten (atomically) while the tournament
     runs and at its end.
@@ -44,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tournaments.play.index import INDEX, append_index, index_line, write_index
 from tournaments.results.game import GameReport
 
 JOURNAL = "journal.jsonl"
@@ -172,10 +176,11 @@ def parse_journal(data: bytes, source: str = JOURNAL) -> JournalState:
     return state
 
 
-def iter_journal(path: Path) -> Iterator[tuple[str, Any]]:
+def iter_journal(path: Path, *, start: int = 0) -> Iterator[tuple[str, Any]]:
     """The entries of the journal at ``path`` as ``_decode`` gives them, one line at a
     time (memory does not grow with the journal), with ``parse_journal``'s rules: a torn
-    or unreadable *last* line is ignored. Games are not deduplicated here.
+    or unreadable *last* line is ignored. Games are not deduplicated here. ``start``: a
+    byte offset at the start of a line after the header (``play.index``).
 
     :raises JournalError: an unreadable line before the last (raised when reached, after
         the entries before it), or a bad header; OSError: unreadable.
@@ -183,7 +188,9 @@ def iter_journal(path: Path) -> Iterator[tuple[str, Any]]:
     source = str(path)
     with path.open("rb") as lines:
         failed: tuple[int, Exception] | None = None
-        for number, raw in enumerate(lines, start=1):
+        if start:
+            lines.seek(start)
+        for number, raw in enumerate(lines, start=1 if not start else 2):
             if failed is not None:  # a line follows the unreadable one: it was not the last
                 raise _unreadable(source, *failed) from None
             if not raw.endswith(b"\n"):
@@ -253,11 +260,22 @@ class Journal:
     held for the block.
     """
 
-    def __init__(self, directory: Path, state: JournalState, journal_fd: int, games_fd: int):
+    def __init__(
+        self,
+        directory: Path,
+        state: JournalState,
+        journal_fd: int,
+        games_fd: int,
+        index_fd: int = -1,
+        size: int = 0,
+    ):
         self.directory = directory
         self.state = state
         self._journal_fd = journal_fd
         self._games_fd = games_fd
+        self._index_fd = index_fd
+        self._size = size
+        """The journal's length (the ``end`` of the next index line is past it)."""
 
     @classmethod
     @contextlib.contextmanager
@@ -301,12 +319,14 @@ class Journal:
                     )
             flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
             journal_fd = os.open(path, flags, 0o644)
-            games_fd = -1
+            games_fd = index_fd = -1
             try:
                 if existing:
                     os.ftruncate(journal_fd, state.valid_bytes)  # cut a torn last line
                     records = "".join(report.record for report in state.games.values())
                     write_atomic(directory / GAMES, records)
+                    size = state.valid_bytes
+                    write_index(directory, [index_line(r, size) for r in state.games.values()])
                 else:
                     os.ftruncate(journal_fd, 0)  # an empty journal or a torn header
                     header = {
@@ -316,17 +336,22 @@ class Journal:
                         "info": dict(info),
                         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                     }
-                    _write_all(journal_fd, (json.dumps(header) + "\n").encode())
+                    first = (json.dumps(header) + "\n").encode()
+                    _write_all(journal_fd, first)
                     os.fsync(journal_fd)
                     state.config = dict(config)
                     state.info = dict(info)
                     (directory / GAMES).write_bytes(b"")
+                    size = len(first)
+                    write_index(directory, [])
                 games_fd = os.open(directory / GAMES, flags, 0o644)
-                yield cls(directory, state, journal_fd, games_fd)
+                index_fd = os.open(directory / INDEX, flags, 0o644)
+                yield cls(directory, state, journal_fd, games_fd, index_fd, size)
             finally:
                 os.close(journal_fd)
-                if games_fd >= 0:
-                    os.close(games_fd)
+                for fd in (games_fd, index_fd):
+                    if fd >= 0:
+                        os.close(fd)
 
     @property
     def finished(self) -> dict[int, GameReport]:
@@ -348,14 +373,23 @@ class Journal:
         before are kept; a torn line is cut off, and ``games.tgn`` rebuilt, on resume.
         """
         lines = []
+        indexed = []
+        end = self._size
         for report in reports:
             entry = report.to_json(timings=False)
-            lines.append(json.dumps({"type": "void" if report.void else "game", **entry}))
+            line = json.dumps({"type": "void" if report.void else "game", **entry}) + "\n"
+            lines.append(line.encode())
+            end += len(lines[-1])
+            if not report.void:
+                indexed.append(index_line(report, end))
         try:
-            _write_all(self._journal_fd, ("\n".join(lines) + "\n").encode())
+            _write_all(self._journal_fd, b"".join(lines))
             os.fsync(self._journal_fd)
         except OSError as exc:
             raise write_failed(self.directory / JOURNAL, exc) from None
+        self._size = end
+        if self._index_fd >= 0:
+            append_index(self._index_fd, indexed)
         records = "".join(r.record for r in reports if not r.void)
         if records:
             try:

@@ -1,0 +1,114 @@
+"""``index.jsonl``: the journal's games without their records, for the tables.
+
+The journal holds each game's whole record (about a kilobyte); the tables need a few
+numbers. So beside it the runner keeps an index, one short JSON array per scored game,
+``[end, number, round, block, table, termination, ranks, scores, culprit, plies]``, where
+``end`` is the journal's length just after that game's line. The journal stays the
+source of truth: the index is written after the journal is synced, is not synced
+itself, and is rebuilt from the journal whenever a runner opens the directory; a reader
+trusts an index line only while its ``end`` lies within the journal, and reads the
+journal itself from the last trusted ``end`` on (``read_results``). So a torn, stale or
+missing index costs time, never a wrong table. Seats' names come from the header's
+entrant names (``table`` holds entrant indexes); reasons are not kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from referee.core import Outcome, Termination
+from tournaments.results.game import GameReport
+
+INDEX = "index.jsonl"
+
+
+def index_line(report: GameReport, end: int) -> str:
+    """The index line of scored game ``report`` whose journal line ends at ``end``."""
+    outcome = report.outcome
+    return json.dumps(
+        [
+            end,
+            report.number,
+            report.round,
+            report.block,
+            list(report.table),
+            outcome.termination.value,
+            list(outcome.ranks),
+            list(outcome.scores),
+            outcome.culprit,
+            report.plies,
+        ],
+        separators=(",", ":"),
+    )
+
+
+def write_index(directory: Path, lines: Sequence[str]) -> None:
+    """Replace the index with ``lines`` (a runner opening the directory)."""
+    path = directory / INDEX
+    temporary = path.with_name(INDEX + ".tmp")
+    temporary.write_text("".join(line + "\n" for line in lines))
+    temporary.replace(path)
+
+
+def append_index(fd: int, lines: Sequence[str]) -> None:
+    """Append index lines; a failure is ignored (the reader falls back to the journal)."""
+    if not lines:
+        return
+    data = ("\n".join(lines) + "\n").encode()
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except OSError:
+        pass
+
+
+def _report(item: list[Any], names: Sequence[str]) -> GameReport:
+    _end, number, round_, block, table, termination, ranks, scores, culprit, plies = item
+    table_t = tuple(int(i) for i in table)
+    outcome = Outcome(
+        Termination(termination),
+        tuple(int(r) for r in ranks),
+        tuple(float(s) for s in scores),
+        None if culprit is None else int(culprit),
+        "",
+    )
+    return GameReport(
+        int(number),
+        int(round_),
+        int(block),
+        table_t,
+        tuple(names[i] for i in table_t),
+        outcome,
+        int(plies),
+        "",
+    )
+
+
+def read_index(
+    directory: Path, names: Sequence[str], journal_size: int
+) -> Iterator[GameReport | int]:
+    """The games of the index that lie within the journal's first ``journal_size`` bytes,
+    then, last, the journal offset they cover (an ``int``; 0 without a usable index)."""
+    covered = 0
+    try:
+        with (directory / INDEX).open("rb") as lines:
+            for raw in lines:
+                if not raw.endswith(b"\n"):
+                    break
+                try:
+                    item = json.loads(raw)
+                    end = int(item[0])
+                    if end > journal_size or end < covered:
+                        break
+                    report = _report(item, names)
+                except (ValueError, TypeError, IndexError, KeyError):
+                    break
+                covered = end
+                yield report
+    except OSError:
+        pass
+    yield covered
