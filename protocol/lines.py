@@ -60,6 +60,11 @@ class LineBuffer:
         """
         limit = self._limit
         pending = self._pending
+        if not pending and data and data.find(b"\n") == len(data) - 1:
+            # The usual chunk: exactly one whole line (a reply), nothing held before it.
+            raw = data[:-2] if data.endswith(b"\r\n") else data[:-1]
+            if len(raw) <= limit:
+                return [raw.decode("utf-8", "replace")]
         if b"\n" not in data:
             size = len(pending) + len(data)
             # A partial line of exactly ``limit`` bytes may still be followed by "\r\n".

@@ -49,10 +49,6 @@ _Entry = tuple[int, float, str, str]
 on the per-ply path; a ``TranscriptLine`` is made when the transcript is read)."""
 
 
-def _format(entry: _Entry) -> str:
-    return f"{entry[1]:9.3f} {entry[2]} {entry[3]}"
-
-
 class Transcript:
     """A bounded log of protocol lines and stderr lines with caller-supplied times.
 
@@ -157,7 +153,8 @@ class Transcript:
                     break
                 newer.append(entry)
         newer.sort()  # by sequence number, which is unique
-        return [_format(entry) for entry in newer]
+        # As ``TranscriptLine.format`` does, without making each line a named tuple.
+        return [f"{time:9.3f} {marker} {text}" for _, time, marker, text in newer]
 
     def entries(self) -> list[TranscriptLine]:
         """Every line kept, in recording order."""

@@ -117,12 +117,15 @@ class Clock:
     Mutable by design: the match loop owns one per game and nothing else sees it.
     """
 
-    __slots__ = ("_incs_ms", "_remaining", "tc")
+    __slots__ = ("_incs_ms", "_remaining", "_remaining_ms", "tc")
 
     def __init__(self, tc: TimeControl, num_players: int) -> None:
         self.tc = tc
         start = tc.base if tc.base is not None else 0.0
         self._remaining = [start] * num_players
+        # ``go`` carries every seat's time each ply, and one seat's changes per move:
+        # each seat's whole ms are kept and updated by ``charge``.
+        self._remaining_ms = [_whole_ms(start)] * num_players
         # Constant for the game; built once because ``go`` carries it every ply.
         self._incs_ms = (int(tc.increment * 1000),) * num_players
 
@@ -149,7 +152,7 @@ class Clock:
 
     def times_ms(self) -> tuple[int, ...]:
         """Every seat's remaining time in whole ms, for ``go time ...``."""
-        return tuple([int(r * 1000) if r > 0.0 else 0 for r in self._remaining])
+        return tuple(self._remaining_ms)
 
     def incs_ms(self) -> tuple[int, ...]:
         """Every seat's increment in whole ms, for ``go ... inc ...``."""
@@ -161,9 +164,19 @@ class Clock:
         The overrun is measured against the time allowed before the move, so a
         move that is late is reported late even though the increment follows.
         """
-        overrun = elapsed - self.deadline_after(seat)
         tc = self.tc
         remaining = self._remaining
-        if tc.base is not None:
-            remaining[seat] = remaining[seat] - elapsed + tc.increment
-        return Charge(remaining[seat], overrun if overrun > 0.0 else 0.0)
+        if tc.base is None:
+            overrun = elapsed - self.deadline_after(seat)
+            return Charge(remaining[seat], overrun if overrun > 0.0 else 0.0)
+        left = remaining[seat]
+        overrun = elapsed - ((left if left > 0.0 else 0.0) + tc.margin)  # deadline_after
+        left = left - elapsed + tc.increment
+        remaining[seat] = left
+        self._remaining_ms[seat] = int(left * 1000) if left > 0.0 else 0  # _whole_ms
+        return Charge(left, overrun if overrun > 0.0 else 0.0)
+
+
+def _whole_ms(seconds: float) -> int:
+    """``seconds`` in whole ms, 0 if not positive (what ``go time`` carries)."""
+    return int(seconds * 1000) if seconds > 0.0 else 0

@@ -132,7 +132,7 @@ def _who(seat: int, player: Player) -> str:
 def _go(clock: Clock, seat: int) -> Go:
     tc = clock.tc
     if tc.base is not None:
-        return Go(times=clock.times_ms(), incs=clock.incs_ms())
+        return Go(clock.times_ms(), clock.incs_ms())  # times, incs
     if tc.movetime is not None:
         return Go(movetime=int(tc.movetime * 1000))
     return Go()

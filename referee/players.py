@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import trio
 
@@ -40,9 +40,11 @@ class GameSetup:
     """A seed the player may use for its own randomness."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRequest:
-    """One ``go``: the position as start plus history, and every seat's clock."""
+class MoveRequest(NamedTuple):
+    """One ``go``: the position as start plus history, and every seat's clock.
+
+    Immutable, as a frozen dataclass would be, and made once per ply: a ``NamedTuple``
+    is several times cheaper to build."""
 
     seat: int
     """The seat asked to move, 0-based."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.clock import Clock, TimeControl
 
@@ -67,3 +69,33 @@ def test_deadline_never_negative_after_a_bad_move() -> None:
     clock.charge(0, 1.04)
     assert clock.allowed(0) == 0.0
     assert clock.deadline_after(0) == pytest.approx(0.05)
+
+
+@given(
+    st.sampled_from(["10+0.1", "1+0", "0.5+2", "300+0.01"]),
+    st.integers(2, 4),
+    st.lists(
+        st.tuples(st.integers(0, 3), st.floats(0, 12, allow_nan=False, allow_infinity=False)),
+        max_size=40,
+    ),
+)
+def test_charges_match_the_plain_accounting(
+    text: str, seats: int, moves: list[tuple[int, float]]
+) -> None:
+    """Whatever the moves, the clock gives exactly (bit for bit) what the plain rules
+    give: the deadline is the time left (at least 0) plus the margin, the overrun is
+    how far past it a move went, the time left loses the move and gains the increment,
+    and ``go`` carries each seat's time left in whole ms (0 when none is left)."""
+    tc = TimeControl.parse(text, margin=0.05)
+    assert tc.base is not None
+    clock = Clock(tc, seats)
+    left = [tc.base] * seats
+    for seat, elapsed in moves:
+        seat %= seats
+        deadline = max(left[seat], 0.0) + tc.margin
+        assert clock.deadline_after(seat) == deadline
+        charge = clock.charge(seat, elapsed)
+        left[seat] = left[seat] - elapsed + tc.increment
+        assert charge.overrun == max(elapsed - deadline, 0.0)
+        assert charge.remaining == left[seat] == clock.remaining(seat)
+        assert clock.times_ms() == tuple(max(0, int(r * 1000)) for r in left)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import repeat
+from operator import mul, truediv
 from typing import Any
 
 from referee.core import Outcome, Termination
@@ -52,8 +54,9 @@ class GameReport:
             "record": self.record,
         }
         if timings:
-            data["overheads_us"] = [round(t * 1e6) for t in self.overheads]
-            data["round_trips_us"] = [round(t * 1e6) for t in self.round_trips]
+            # map in C: a game's timings are one or two numbers per ply
+            data["overheads_us"] = list(map(round, map(mul, self.overheads, repeat(1e6))))
+            data["round_trips_us"] = list(map(round, map(mul, self.round_trips, repeat(1e6))))
         return data
 
     @classmethod
@@ -68,8 +71,8 @@ class GameReport:
             outcome=outcome_from_json(data["outcome"]),
             plies=int(data["plies"]),
             record=str(data["record"]),
-            overheads=tuple(t / 1e6 for t in data.get("overheads_us", ())),
-            round_trips=tuple(t / 1e6 for t in data.get("round_trips_us", ())),
+            overheads=tuple(map(truediv, data.get("overheads_us", ()), repeat(1e6))),
+            round_trips=tuple(map(truediv, data.get("round_trips_us", ()), repeat(1e6))),
         )
 
 
