@@ -18,7 +18,8 @@ the tuple of its tokens, and slicing gives a tuple.
 one. Formatting a line from scratch on every move costs time proportional to the game:
 joining and checking 10,000 move tokens takes about half a millisecond of the referee's
 time per ply. A session keeps one ``PositionText``: a position that extends the last
-one (the same start, the last moves as a prefix) costs only its new moves; any other
+one (the same start, the last moves as a prefix) costs only its new moves once the last
+line holds ``REUSE_FROM`` moves (a shorter one is cheaper to format whole); any other
 is formatted whole. The line is the same either way. The prefix is proved in O(1) for
 two histories of one list, by comparing the moves for other sequences.
 """
@@ -54,7 +55,9 @@ class MoveHistory(Sequence[str]):
         if len(items) != self._len:
             items = items[: self._len]  # a second branch from an older history: copy
         items.append(move)
-        return MoveHistory._view(items, self._len + 1)
+        history = MoveHistory.__new__(MoveHistory)  # ``_view``, inlined: once per ply
+        history._items, history._len = items, self._len + 1
+        return history
 
     def extends(self, other: MoveHistory) -> bool:
         """Whether ``other`` is a prefix of this history; O(1) for histories of one list."""
@@ -112,12 +115,20 @@ def as_history(moves: Sequence[str]) -> MoveHistory:
     return moves if isinstance(moves, MoveHistory) else MoveHistory(moves)
 
 
+REUSE_FROM = 256
+"""Moves the last line must hold before the next one is built from it: below that,
+formatting the whole line (a join and a check in C) costs less than proving the prefix
+and slicing off the new moves in Python."""
+
+
 class PositionText:
     """Formats ``position`` commands, reusing the text of the last one (module docstring)."""
 
-    __slots__ = ("_line", "_moves", "_start")
+    __slots__ = ("_line", "_moves", "_reuse_from", "_start")
 
-    def __init__(self) -> None:
+    def __init__(self, reuse_from: int = REUSE_FROM) -> None:
+        self._reuse_from = max(reuse_from, 1)
+        """Moves the last line must hold to be reused (``REUSE_FROM``; tests lower it)."""
         self._start: str | None = None
         self._moves: Sequence[str] = ()
         self._line = ""
@@ -129,7 +140,7 @@ class PositionText:
         """
         moves, known = position.moves, self._moves
         done = len(known)
-        if done and position.state == self._start and _extends(moves, known):
+        if done >= self._reuse_from and position.state == self._start and _extends(moves, known):
             if len(moves) == done:
                 return self._line
             line = f"{self._line} {join_moves(moves[done:])}"

@@ -605,7 +605,13 @@ class EngineSession:
         :raises ProtocolViolation: a bad line, ``error <text>`` (message ``engine
             error: <text>``), or any other reply during the search.
         """
-        data, sent_at = self._encode_stamped((position, go))
+        try:  # ``_encode_stamped``, unrolled for the two commands of every ply
+            lines = [self._position_text.format(position), format_command(go)]
+        except ProtocolViolation as exc:
+            raise ValueError(f"cannot send to engine {self.spec.name!r}: {exc}") from None
+        data = f"{lines[0]}\n{lines[1]}\n".encode()
+        sent_at = self._now()
+        self.transcript.sent_lines(sent_at, lines)
         await self._write(data, deadline, "position and go")
         infos: deque[str] | None = None
         search = NO_SEARCH

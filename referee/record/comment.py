@@ -53,6 +53,8 @@ def format_move_comment(
 
     ``format_move_comment(1.2344, 58.7656) == "1.234s 58.766s"``.
     """
+    if search is NO_SEARCH:  # the usual case, without the list
+        return f"{used:.3f}s" if remaining is None else f"{used:.3f}s {remaining:.3f}s"
     parts = [f"{used:.3f}s"]
     if remaining is not None:
         parts.append(f"{remaining:.3f}s")
