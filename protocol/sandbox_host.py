@@ -268,7 +268,7 @@ def _read_all(fd: int, deadline: float) -> bytes:
     return data
 
 
-_probed: set[int] = set()
+_probed: set[tuple[int, str]] = set()
 
 
 def probe(bwrap: str = "bwrap") -> None:
@@ -276,12 +276,13 @@ def probe(bwrap: str = "bwrap") -> None:
 
     :raises SandboxUnavailable: one line naming the package to install.
     """
-    if os.getpid() in _probed:
+    key = (os.getpid(), bwrap)  # a fork probes again; so does another bwrap
+    if key in _probed:
         return
     if shutil.which(bwrap) is None:
         raise _unavailable("bwrap is not installed")
     check_sandbox(bwrap)
-    _probed.add(os.getpid())
+    _probed.add(key)
 
 
 def check_sandbox(bwrap: str = "bwrap") -> None:
