@@ -122,6 +122,9 @@ class EnginePlayer:
         self._release: trio.Event | None = None
         self._released: trio.Event | None = None
         self.pids: list[int] = []
+        self._now = trio.lowlevel.current_clock().current_time
+        """The run's clock, read directly (``trio.current_time`` without its dispatch):
+        each move's deadline is read from it."""
         """Process ids of every engine process started, in order (1 + restarts)."""
 
     @classmethod
@@ -259,7 +262,7 @@ class EnginePlayer:
             answer = await session.request_move(
                 Position(request.moves, request.start),
                 go,
-                deadline=trio.current_time() + request.timeout,
+                deadline=self._now() + request.timeout,
             )
         except EngineError as error:
             raise await self._guarded(error) from None
