@@ -189,8 +189,7 @@ async def run_tournament(
                         )
                         on_game(report, progress)
 
-                # Without workers, games run in this loop: sync in a thread.
-                recorder = Recorder(journal, after, in_thread=plays_here)
+                recorder = Recorder(journal, after)
                 nursery.start_soon(recorder.run)
                 with stop:
                     for fixtures in phases(plan, journal):
