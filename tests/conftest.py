@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
+
+from tests.report.webdriver import Browser, BrowserUnavailable
 
 # No per-example deadline: a loaded 2-core machine can take a second for what usually
 # takes a millisecond, and a test must not fail for that. In CI (CI=true) the examples
@@ -22,3 +26,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def bot_argv(*args: str) -> tuple[str, ...]:
     """The argument vector of a built-in bot: ``bot_argv("faulty", "--crash")``."""
     return (sys.executable, "-m", "bots", *args)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless chromium for the session (skipped, with the reason, without one)."""
+    try:
+        started = Browser.start()
+    except BrowserUnavailable as exc:
+        pytest.skip(f"no headless chromium: {exc}")
+    with started:
+        yield started

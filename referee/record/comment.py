@@ -58,13 +58,21 @@ def format_move_comment(
     parts = [f"{used:.3f}s"]
     if remaining is not None:
         parts.append(f"{remaining:.3f}s")
-    if search is not NO_SEARCH:
-        if search.depth is not None:
-            parts.append(f"d={search.depth}")
-        if search.nodes is not None:
-            parts.append(f"n={search.nodes}")
-        if search.score is not None:
-            parts.append(f"s={score_text(search.score)}")
+    note = search_note(search)
+    if note:
+        parts.append(note)
+    return " ".join(parts)
+
+
+def search_note(search: SearchInfo) -> str:
+    """``d=7 n=20450 s=700,300``: the search items a record keeps (those present), or ``""``."""
+    parts = []
+    if search.depth is not None:
+        parts.append(f"d={search.depth}")
+    if search.nodes is not None:
+        parts.append(f"n={search.nodes}")
+    if search.score is not None:
+        parts.append(f"s={score_text(search.score)}")
     return " ".join(parts)
 
 

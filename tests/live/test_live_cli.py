@@ -122,14 +122,21 @@ def _gone(pid: int, within: float) -> bool:
     return False
 
 
+def _slow_tournament(out: Path, *, games: int, slow_ms: int) -> list[str]:
+    """A live tournament of two engines that take ``slow_ms`` per move."""
+    slow = f"{sys.executable} -m bots faulty --slow {slow_ms}"
+    return [sys.executable, "-m", "tournaments", "tournament", "--game", "trike", "-q",
+            "-e", f"a={slow}", "-e", f"b={slow} --seed 2", "--games", str(games),
+            "--tc", "30+0.1", "--out", str(out), "--live", "0"]  # fmt: skip
+
+
 def test_killing_the_view_leaves_the_event_running(tmp_path: Path) -> None:
     out = tmp_path / "ev"
-    slow = f"{sys.executable} -m bots faulty --slow 20"
-    command = [sys.executable, "-m", "tournaments", "tournament", "--game", "trike", "-q",
-               "-e", f"a={slow}", "-e", f"b={slow} --seed 2", "--games", "4",
-               "--tc", "30+0.1", "--out", str(out), "--live", "0"]  # fmt: skip
     with subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        _slow_tournament(out, games=4, slow_ms=20),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     ) as p:
         assert p.stderr is not None
         assert URL.search(p.stderr.readline())
@@ -140,12 +147,11 @@ def test_killing_the_view_leaves_the_event_running(tmp_path: Path) -> None:
 
 def test_the_view_ends_with_a_killed_tournament(tmp_path: Path) -> None:
     out = tmp_path / "ev"
-    slow = f"{sys.executable} -m bots faulty --slow 50"
-    command = [sys.executable, "-m", "tournaments", "tournament", "--game", "trike", "-q",
-               "-e", f"a={slow}", "-e", f"b={slow} --seed 2", "--games", "20",
-               "--tc", "30+0.1", "--out", str(out), "--live", "0"]  # fmt: skip
     with subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        _slow_tournament(out, games=20, slow_ms=50),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     ) as p:
         assert p.stderr is not None
         assert URL.search(p.stderr.readline())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.report.webdriver import Browser, BrowserUnavailable
+from tests.report.webdriver import Browser
 from tournaments.play.journal import read_journal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,16 +77,6 @@ def test_a_hundred_viewers_each_see_every_finished_game(tmp_path: Path) -> None:
     assert not any(thread.is_alive() for thread in threads)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    try:
-        started = Browser.start()
-    except BrowserUnavailable as exc:
-        pytest.skip(f"no headless chromium: {exc}")
-    with started:
-        yield started
-
-
 def test_the_page_follows_the_event_in_chromium(browser: Browser, tmp_path: Path) -> None:
     slow = f"{sys.executable} -m bots faulty --slow 60"
     out = tmp_path / "event"
@@ -126,3 +116,5 @@ def test_the_page_follows_the_event_in_chromium(browser: Browser, tmp_path: Path
         assert "6/6 games" in final
         errors = [e for e in browser.console() if e.get("level") == "SEVERE"]
         assert all("events" in str(e.get("message")) for e in errors), errors  # reconnects only
+        browser.get("about:blank")  # the page would go on retrying its stream: leave it
+        browser.console()  # and leave the next test (the browser is shared) a clean log

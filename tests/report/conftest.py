@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.report.events import MATCH, THREE, play
-from tests.report.webdriver import Browser, BrowserUnavailable
 
 
 @pytest.fixture(scope="session")
@@ -22,15 +20,6 @@ def three_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return play(THREE, tmp_path_factory.mktemp("report") / "three")
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """One headless chromium for the session (skipped, with the reason, without one)."""
-    try:
-        started = Browser.start()
-    except BrowserUnavailable as exc:
-        pytest.skip(f"no headless chromium: {exc}")
-    with started:
-        yield started
 
 
 def errors(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

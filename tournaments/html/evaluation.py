@@ -4,8 +4,8 @@ Each move's comment may carry the mover's last reported search items (``d=``, ``
 ``s=``, ``protocol/RECORD.md`` §3.1). ``evaluation_chart`` draws the score over the
 plies, one line per seat: the share of the points (0–1000 thousandths) the engine to
 move gave that seat, with a dashed line at the even split; a ply without a score leaves
-a gap. A game without any score gets no chart (an empty string). ``search_note`` is the
-short text shown next to a move.
+a gap. A game without any score gets no chart (an empty string). Next to a move the page shows
+``referee.record.comment.search_note``, the record's own d/n/s text.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.search_info import ForcedWin, SearchInfo
+from protocol.search_info import ForcedWin
 from referee.record import GameRecord
-from referee.record.comment import score_text
+from referee.record.comment import search_note
 from referee.score_rules import shares_of
 from tournaments.html.chart import Series, line_chart
 from tournaments.html.page import esc
@@ -74,18 +74,6 @@ def evaluation_chart(record: GameRecord, movers: Movers) -> str:
     caption = f"Evaluation ({scored} of {len(shares)} plies with a score)"
     head = f'<figure class="chart evaluation"><figcaption>{esc(caption)}</figcaption>'
     return f"{head}{chart}</figure>"
-
-
-def search_note(search: SearchInfo) -> str:
-    """``d=7 n=20450 s=700,300`` (the items present), or ``""``."""
-    parts = []
-    if search.depth is not None:
-        parts.append(f"d={search.depth}")
-    if search.nodes is not None:
-        parts.append(f"n={search.nodes}")
-    if search.score is not None:
-        parts.append(f"s={score_text(search.score)}")
-    return " ".join(parts)
 
 
 def moves_with_search(record: GameRecord) -> str:

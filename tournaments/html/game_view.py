@@ -17,7 +17,8 @@ from typing import Any
 
 from referee.errors import RulesError
 from referee.record import GameRecord, RecordSyntaxError, parse_records
-from tournaments.html.evaluation import evaluation_chart, movers_of, search_note
+from referee.record.comment import search_note
+from tournaments.html.evaluation import evaluation_chart, movers_of
 from tournaments.html.page import esc, table
 from tournaments.html.replay import FramePool, PicturePieces, Replay, replay, replay_frames
 from tournaments.results.game import GameReport
