@@ -284,6 +284,17 @@ class EnginePlayer:
             await self._discard()
 
 
+async def warm_up(players: Sequence[Player]) -> None:
+    """Start the engines of a table that have no process at the same time
+    (``EnginePlayer.warm_up``), rather than one after the other at ``start_game``."""
+    waiting = [p for p in players if isinstance(p, EnginePlayer) and p.transcript is None]
+    if len(waiting) < 2:
+        return
+    async with trio.open_nursery() as nursery:
+        for player in waiting:
+            nursery.start_soon(player.warm_up)
+
+
 LocalBrain = Callable[[GameSetup, MoveRequest], str | None]
 """An in-process move chooser: returns move text, or None to resign."""
 

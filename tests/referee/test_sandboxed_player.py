@@ -1,4 +1,5 @@
-"""A sandboxed engine gets a fresh process, and so an empty scratch, for every game."""
+"""A sandboxed engine gets a fresh process, and so an empty scratch, for every game; the
+engines of a table without a process start together (``warm_up``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Termination
 from referee.match import play_game
-from referee.players import EnginePlayer
+from referee.players import EnginePlayer, warm_up
 from referee.registry import make_game
 
 
@@ -35,3 +36,15 @@ async def test_one_process_per_game_in_the_sandbox_and_reuse_outside() -> None:
     for result in results:
         assert result.outcome.termination is not Termination.VOID
         assert result.outcome.culprit is None, result.outcome.reason
+
+
+async def test_warm_up_starts_every_engine_of_the_table_before_the_game() -> None:
+    argv = (sys.executable, "-m", "bots", "random")
+    async with (
+        EnginePlayer.open(EngineSpec("a", argv)) as a,
+        EnginePlayer.open(EngineSpec("b", argv)) as b,
+    ):
+        assert a.transcript is None and b.transcript is None
+        await warm_up([a, b])
+        assert a.transcript is not None and b.transcript is not None
+        assert a.starts == b.starts == 1

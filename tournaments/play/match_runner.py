@@ -19,7 +19,7 @@ from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.match import DEFAULT_MAX_PLIES, GameResult, play_game
-from referee.players import EnginePlayer, Player
+from referee.players import EnginePlayer, Player, warm_up
 from referee.record import GameRecord, MoveEntry, append_record, build_record, timing_comment
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from referee.score_rules import ScoreRules
@@ -101,6 +101,9 @@ async def play_match(
             order = seat_order(len(players), index)
             table = [players[i] for i in order]
             seat_names = tuple(names[i] for i in order)
+            # Engines with no process (the first game; every game in the sandbox, where a
+            # process plays one game) start together rather than one after the other.
+            await warm_up(table)
             result = await play_game(
                 plan.game,
                 table,

@@ -29,7 +29,7 @@ import trio
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 from referee.match import GameResult, play_game
-from referee.players import EnginePlayer, Player
+from referee.players import EnginePlayer, Player, warm_up
 from referee.record import MoveEntry, build_record, format_record, timing_comment
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.engines import hide_path
@@ -163,7 +163,7 @@ class Slot:
     async def play(self, job: Job) -> GameReport:
         """Play one game and report it. Never raises for anything an engine does."""
         seats = [await self._player(entrant) for entrant in job.table]
-        await _warm_up([cached.live for cached in seats])
+        await warm_up([cached.live for cached in seats])
         before: list[tuple[Transcript | None, int]] = []
         for cached in seats:
             cached.ended.clear()
@@ -262,16 +262,6 @@ class Slot:
                 pieces += transcript.lines_since(mark if transcript is old else 0)
             lines += pieces or ["(no engine transcript)"]
         return "\n".join(lines) + "\n"
-
-
-async def _warm_up(players: Sequence[Player]) -> None:
-    """Start the engines of a table at the same time (``EnginePlayer.warm_up``)."""
-    waiting = [p for p in players if isinstance(p, EnginePlayer) and p.transcript is None]
-    if len(waiting) < 2:
-        return
-    async with trio.open_nursery() as nursery:
-        for player in waiting:
-            nursery.start_soon(player.warm_up)
 
 
 async def _release(cached: _Cached) -> None:
