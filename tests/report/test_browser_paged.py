@@ -23,6 +23,7 @@ from tests.report.webdriver import Browser
 from tournaments.html.paged.page import PAGE_SIZE
 from tournaments.html.paged.writer import blocks_folder, write_report
 from tournaments.play.event_dir import open_event
+from tournaments.play.journal import JOURNAL
 from tournaments.results.game import GameReport
 
 GAMES = 100_000
@@ -199,3 +200,17 @@ def test_a_missing_folder_is_one_line(browser: Browser, match_dir: Path, tmp_pat
     )
     # The browser reports the missing file itself; nothing else goes wrong.
     assert all("list-000000.js" in e["message"] for e in errors(browser.console()))
+
+
+def test_an_event_without_games_opens(browser: Browser, match_dir: Path, tmp_path: Path) -> None:
+    event = tmp_path / "event"
+    event.mkdir()
+    header = (match_dir / JOURNAL).read_text().splitlines(keepends=True)[0]
+    (event / JOURNAL).write_text(header)
+    out = tmp_path / "report.html"
+    write_report(event, out, layout="paged", jobs=1)
+    browser.get(f"{out.as_uri()}#game-5")
+    browser.wait_for("document.querySelector('#games .problem').textContent !== ''")
+    problem = browser.execute("return document.querySelector('#games .problem').textContent;")
+    assert problem == "no game 5 in this report" and _rows(browser) == []
+    assert errors(browser.console()) == []

@@ -223,3 +223,16 @@ def test_memory_does_not_hold_the_records(tmp_path: Path) -> None:
     extra = sum(sizes[1000:]) / 2**20  # MB of records the big event adds
     grown = _peak_mb(big, tmp_path / "b" / "r.html") - _peak_mb(small, tmp_path / "s" / "r.html")
     assert grown < extra, (grown, extra)
+
+
+def test_an_event_without_games(match_dir: Path, tmp_path: Path) -> None:
+    """Just started: the first page and an empty list, no block of games."""
+    event = tmp_path / "event"
+    event.mkdir()
+    header = (match_dir / JOURNAL).read_text().splitlines(keepends=True)[0]
+    (event / JOURNAL).write_text(header)
+    out = tmp_path / "report.html"
+    written = write_report(event, out, layout="paged", jobs=1)
+    assert (written.games, written.files) == (0, 2)
+    assert sorted(p.name for p in blocks_folder(out).iterdir()) == [MARK]
+    assert read_page(out.read_text()).json_blocks["paged-data"]["games"] == 0

@@ -256,6 +256,7 @@ PAGED_SCRIPT = (
   function openNumber(number) {
     // The list files in turn, from the one where game numbers in journal order put it.
     var blocks = Math.ceil(meta.games / meta.list_block);
+    if (blocks === 0) { fail(new Error("no game " + number + " in this report")); return; }
     var guess = Math.min(blocks - 1, Math.max(0, Math.floor((number - 1) / meta.list_block)));
     var order = [guess];
     for (var k = 0; k < blocks; k++) { if (k !== guess) { order.push(k); } }
