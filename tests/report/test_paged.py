@@ -141,7 +141,7 @@ def test_worker_processes_write_the_same_games(tmp_path: Path) -> None:
 def test_layout_follows_the_size_of_the_event(
     match_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = tmp_path / "report.html"
+    out = tmp_path / "new" / "report.html"
     assert write_report(match_dir, out).layout == "single"  # 4 games
     assert not blocks_folder(out).exists()
     monkeypatch.setattr(writer, "SINGLE_LIMIT", 3)

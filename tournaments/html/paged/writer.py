@@ -263,7 +263,7 @@ def write_report(
     jobs: int = 1,
 ) -> Written:
     """Write the report of the event in ``directory`` to the page ``out`` (and, paged,
-    its block folder ``blocks_folder(out)``).
+    its block folder ``blocks_folder(out)``); missing folders on the way are made.
 
     ``max_positions``: board positions drawn, games taken whole in journal order while
     they last; None is ``DEFAULT_MAX_POSITIONS`` for a single page and every position
@@ -284,7 +284,9 @@ def write_report(
         if layout == "single" or len(head) <= SINGLE_LIMIT:
             event = Event(directory, stream.info, tuple(head))
             positions = DEFAULT_MAX_POSITIONS if max_positions is None else max_positions
-            write_atomic(out, build_report(event, max_positions=positions))
+            page = build_report(event, max_positions=positions)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(out, page)
             if folder.is_dir() and _ours(folder):
                 with contextlib.suppress(OSError):
                     shutil.rmtree(folder)  # a paged report's blocks, now unused
