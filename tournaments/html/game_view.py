@@ -64,13 +64,10 @@ class GameViews:
     budget: int
     replays: list[dict[str, Any] | None]
     drawn_games: int = 0
-    replay: Callable[[GameRecord], Replay] = replay
-    """Replays a record (``tournaments.html.replay.replay``; the paged report's worker
-    remembers the last games it replayed)."""
-    draw: Callable[[GameRecord, Replay], list[list[int]]] | None = None
-    """Draws a game's frames instead of ``replay_frames(replayed, pool, picture)`` (the
-    paged report's worker: a pool shared by its blocks, a game drawn once however often
-    it was played)."""
+    draw: Callable[[GameRecord, Replay], Any] | None = None
+    """Draws a game instead of ``replay_frames(replayed, pool, picture)``, its value
+    going to ``replays`` as the game's ``frames`` (the paged report's worker: a pool
+    shared by its blocks, a game drawn once however often it was played)."""
 
 
 def parse_game(report: GameReport) -> GameRecord | str:
@@ -95,7 +92,7 @@ def game_view(report: GameReport, record: GameRecord | str, index: int, games: G
     drawn = 0
     movers: list[int | None] = []
     try:
-        replayed = games.replay(record)
+        replayed = replay(record)
     except RulesError as exc:
         notes.append(f"The record cannot be set up: {exc}")
     else:

@@ -8,9 +8,8 @@ block ``{"parts": {part: text}, "games": [{"html": view, "frames": [runs]}]}`` (
 A ``BlockBuilder`` lives as long as its process: its ``FramePool`` is shared by all the
 blocks it builds, so the board's parts are cut and numbered once, and each block carries
 only the parts its frames use (numbered as in the shared pool, hence an object, not an
-array). It also keeps the last games it replayed and drew (``CACHE_POSITIONS``) by their moves:
-a game played again move for move (deterministic engines at fixed nodes do that) is
-neither replayed nor drawn again.
+array). It also keeps the last games it drew (``CACHE_POSITIONS``) by their moves: a game played
+again move for move (deterministic engines at fixed nodes do that) is not drawn again.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from tournaments.html.replay import (
     FramePool,
     PicturePieces,
     Replay,
-    replay,
     replay_frames,
     svg_pieces,
 )
@@ -42,9 +40,9 @@ GAME_BLOCK = 100
 """Games per game file: a few hundred kB (views and frames), loaded when one is opened."""
 LEVEL = 6
 """zlib's compression level: 9 packs a block 6% smaller in four times the time."""
-CACHE_POSITIONS = 100_000
-"""Positions of the games a builder keeps, replayed and drawn, by their moves (the last
-few thousand games of a usual event; a few MB)."""
+CACHE_POSITIONS = 25_000
+"""Positions of the drawn games a builder keeps by their moves (the last thousand games
+of a usual event; about 10 MB)."""
 POOL_LIMIT = 32 << 20
 """Characters of shared parts after which a builder starts a new pool (and cache)."""
 
@@ -141,19 +139,11 @@ class GameKey:
 
 @dataclass(frozen=True, slots=True)
 class _Drawing:
-    """A drawn game: its frames, as JSON, and the parts they use."""
+    """A drawn game: its frames as JSON, how many, and the parts they use."""
 
-    frames: list[list[int]]
     text: str
+    count: int
     used: frozenset[int]
-
-
-@dataclass(slots=True)
-class _Known:
-    """A game a builder replayed, and drew once asked to."""
-
-    replayed: Replay
-    drawing: _Drawing | None = None
 
 
 class BlockBuilder:
@@ -162,41 +152,28 @@ class BlockBuilder:
     def __init__(self, picture: PicturePieces = svg_pieces) -> None:
         self.picture = picture
         self.pool = FramePool()
-        self._known: OrderedDict[GameKey, _Known] = OrderedDict()
+        self._drawn: OrderedDict[GameKey, _Drawing] = OrderedDict()
         self._positions = 0
-        """Positions of the games in ``_known``."""
-        self._block: list[_Drawing] = []
-        """The drawings of the block being built, in order."""
+        """Positions of the games in ``_drawn``."""
 
-    def _replay(self, record: GameRecord) -> Replay:
+    def _draw(self, record: GameRecord, replayed: Replay) -> _Drawing:
         key = GameKey.of(record)
-        known = self._known.get(key)
-        if known is not None:
-            self._known.move_to_end(key)
-            return known.replayed
-        replayed = replay(record)
-        size = len(replayed.states)
-        if size <= CACHE_POSITIONS // 8:  # a giant game is not worth keeping
-            self._known[key] = _Known(replayed)
-            self._positions += size
+        drawing = self._drawn.get(key)
+        if drawing is not None:
+            self._drawn.move_to_end(key)
+            return drawing
+        frames = replay_frames(replayed, self.pool, self.picture)
+        starts = [start for runs in frames for start in runs[::2]]
+        stops = [start + length for runs in frames for start, length in pairwise(runs)]
+        used = frozenset(chain.from_iterable(map(range, starts, stops)))
+        drawing = _Drawing(_json(frames), len(frames), used)
+        if drawing.count <= CACHE_POSITIONS // 8:  # a giant game is not worth keeping
+            self._drawn[key] = drawing
+            self._positions += drawing.count
             while self._positions > CACHE_POSITIONS:
-                _, dropped = self._known.popitem(last=False)
-                self._positions -= len(dropped.replayed.states)
-        return replayed
-
-    def _frames(self, record: GameRecord, replayed: Replay) -> list[list[int]]:
-        known = self._known.get(GameKey.of(record))
-        drawing = known.drawing if known is not None else None
-        if drawing is None:
-            frames = replay_frames(replayed, self.pool, self.picture)
-            starts = [start for runs in frames for start in runs[::2]]
-            stops = [start + length for runs in frames for start, length in pairwise(runs)]
-            used = frozenset(chain.from_iterable(map(range, starts, stops)))
-            drawing = _Drawing(frames, _json(frames), used)
-            if known is not None:
-                known.drawing = drawing
-        self._block.append(drawing)
-        return drawing.frames
+                _, dropped = self._drawn.popitem(last=False)
+                self._positions -= dropped.count
+        return drawing
 
     def build(
         self, index: int, reports: Sequence[GameReport], budget: int
@@ -205,14 +182,10 @@ class BlockBuilder:
         games whole while ``budget`` positions last."""
         if self.pool.size > POOL_LIMIT:
             self.pool = FramePool()
-            self._known.clear()
+            self._drawn.clear()
             self._positions = 0
-        self._block = []
-        views = GameViews(
-            self.pool, self.picture, max(0, budget), [], replay=self._replay, draw=self._frames
-        )
+        views = GameViews(self.pool, self.picture, max(0, budget), [], draw=self._draw)
         html = [game_view(r, parse_game(r), k, views) for k, r in enumerate(reports)]
-        drawings = iter(self._block)
         games: list[str] = []
         used: set[int] = set()
         positions = 0
@@ -220,8 +193,8 @@ class BlockBuilder:
             if replayed is None:
                 games.append(f'{{"html":{_json(view)}}}')
                 continue
-            drawing = next(drawings)
-            positions += len(drawing.frames)
+            drawing: _Drawing = replayed["frames"]
+            positions += drawing.count
             used |= drawing.used
             games.append(f'{{"html":{_json(view)},"frames":{drawing.text}}}')
         parts = _json({k: self.pool.parts[k] for k in sorted(used)})
