@@ -77,8 +77,3 @@ class GameResults:
         ):
             table, seats = seatings[seating]
             yield GameReport(number, round_, block, table, seats, outcomes[outcome], plies, "")
-
-
-def without_record(report: GameReport) -> GameReport:
-    """``report`` as ``GameResults`` gives it back."""
-    return replace(report, record="", outcome=replace(report.outcome, reason=""))
