@@ -6,9 +6,11 @@ Reported per CPU second (``time.process_time``, so a busy machine slows it less 
 the wall clock): **iterations** (the ``nodes`` of ``info`` and ``go nodes``: one
 expansion each) and **positions** valued (every child of an expanded position is
 applied and valued, so this is iterations times the branching factor). A second,
-profiled pass splits the time between the **rules** (``referee/games/``: move
-generation, applying moves, the end test, ``Game.evaluate``) and the **search**
-(``bots/mcts/``: selection, backup, valuing); the profiler's own cost is spread over both.
+profiled pass splits the time between the **rules** (``referee/``: move generation,
+applying moves, the end test, ``Game.evaluate``), the **values** (``bots/mcts/values.py``:
+the heuristic turned into per-seat points) and the **tree** (``bots/mcts/search.py`` and
+the built-ins it calls: selection, the expansion loop, backup); the profiler's own cost
+is spread over all three.
 """
 
 from __future__ import annotations
@@ -68,20 +70,24 @@ def run(name: str, players: int, states: list[Any], nodes: int) -> tuple[int, in
     return iterations, children
 
 
-def rules_share(name: str, players: int, states: list[Any], nodes: int) -> float:
-    """The fraction of profiled time spent in ``referee/games/``."""
+def shares(name: str, players: int, states: list[Any], nodes: int) -> tuple[float, float]:
+    """The fractions of profiled time spent in the rules (``referee/``) and in turning
+    the heuristic into values (``bots/mcts/values.py``); the rest is the tree (selection,
+    expansion's bookkeeping, backup) and the built-ins it calls."""
     profile = cProfile.Profile(time.process_time)
     profile.enable()
     run(name, players, states, nodes)
     profile.disable()
-    total = rules = 0.0
+    total = rules = values = 0.0
     for entry in profile.getstats():
         code = entry.code
         path = code if isinstance(code, str) else code.co_filename
         total += entry.inlinetime
-        if "referee/games/" in path:
+        if "/referee/" in path:
             rules += entry.inlinetime
-    return rules / total if total else 0.0
+        elif path.endswith("bots/mcts/values.py"):
+            values += entry.inlinetime
+    return (rules / total, values / total) if total else (0.0, 0.0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,18 +96,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(
         "| game | seats | iterations/s | positions valued/s | positions per iteration "
-        "| rules' share |"
+        "| rules | values | tree |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for name, players in CASES:
         states = positions(name, players)
         started = time.process_time()
         iterations, children = run(name, players, states, args.nodes)
         cpu = time.process_time() - started
-        share = rules_share(name, players, states, args.nodes)
+        rules, values = shares(name, players, states, args.nodes)
         print(
             f"| {name} | {players} | {iterations / cpu:,.0f} | {children / cpu:,.0f} "
-            f"| {children / iterations:.0f} | {100 * share:.0f} % |",
+            f"| {children / iterations:.0f} | {100 * rules:.0f} % | {100 * values:.0f} % "
+            f"| {100 * (1 - rules - values):.0f} % |",
             flush=True,
         )
     return 0

@@ -235,6 +235,23 @@ def test_a_timed_search_continues_the_last_tree_and_a_node_limited_one_does_not(
     assert brain.tree is None
 
 
+def test_a_position_too_wide_for_the_time_left_is_cut_to_the_moves_valued() -> None:
+    game = make_game("tricolor", {"n": "16"})
+    state = game.initial_state(2)
+    assert len(state.legal_moves()) > 200
+    brain = MctsBrain(0)
+    brain.newgame(game, NewGame("tricolor", 2, 1, 0, tuple(game.options.items())))
+    assert brain.valuer is not None
+    ticks = iter(range(10**6))
+    search = Search(brain.valuer, state, random.Random(1))
+    search.run(Limits(deadline=0.5), lambda: float(next(ticks)))
+    assert search.truncated and len(search.root.moves) == 63
+    assert state.is_legal(search.best_move())
+    # The engine does not keep a tree with a cut node for its next search.
+    brain.search(state, Limits(deadline=time.monotonic()))
+    assert brain.tree is None or len(brain.tree.moves) == len(state.legal_moves())
+
+
 def test_the_tree_stops_growing_at_its_cap() -> None:
     state = midgame("whistling-captures", 2, 6)
     brain = new_brain("whistling-captures", 2)

@@ -126,7 +126,8 @@ class MctsBrain:
                 report(self.info(state, progress))
 
         search.run(limits, time.monotonic, on_report=on_report, report_every=REPORT_EVERY)
-        self.tree = search.root if limits.nodes is None else None
+        # A cut expansion lacks moves: such a tree is not kept for the next search.
+        self.tree = search.root if limits.nodes is None and not search.truncated else None
         return search
 
     def choose(self, state: AnyState, go: Go, report: Report) -> str:

@@ -50,9 +50,10 @@ DEFAULT_EXPLORATION = 0.5
 DEFAULT_MINIMAX_WEIGHT = 0.4
 """Weight of a child's max-n value against its mean in selection (implicit minimax)."""
 
-DEFAULT_MAX_CHILDREN = 1_500_000
-"""The tree stops growing (the search ends) once it holds this many children: about
-150 MB, whatever the time given."""
+DEFAULT_MAX_CHILDREN = 500_000
+"""The search ends once its tree holds this many children, whatever the time given: a
+child costs about 400 bytes (its values, visits and, once expanded, its node and
+state), so about 200 MB. At 5+0.05 a search stores a few tens of thousands."""
 
 
 class Node:
@@ -181,6 +182,11 @@ class Search:
         self.seldepth = 0
         self.started = 0.0
         self.elapsed = 0.0
+        self.truncated = False
+        """Whether an expansion was cut short by the deadline (its node lacks moves)."""
+        self.clock: Callable[[], float] = lambda: 0.0
+        self.deadline: float | None = None
+        """Set by ``run``: expansions check it every 64 moves."""
         self.won: int | None = None
         """A root child that ends the game with the mover sole first (found at expansion)."""
 
@@ -212,7 +218,14 @@ class Search:
         q: list[float] = []
         best: Values | None = None
         top = -1.0
-        for move in moves:
+        clock, deadline = self.clock, self.deadline
+        for done, move in enumerate(moves):
+            if done & 63 == 63 and deadline is not None and clock() >= deadline:
+                # A position too wide to value in the time left (Tricolor on its largest
+                # boards has thousands of moves): keep the moves valued so far.
+                moves = moves[:done]
+                self.truncated = True
+                break
             child = apply(move)
             outcome = child.outcome()
             if outcome is None:
@@ -306,6 +319,7 @@ class Search:
     ) -> Report:
         """Iterate until a limit; call ``on_report`` every ``report_every`` seconds of
         ``clock``; return the final report."""
+        self.clock, self.deadline = clock, limits.deadline
         self.started = start = clock()
         next_report = start + report_every
         self.iterate()
