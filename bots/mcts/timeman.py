@@ -2,12 +2,13 @@
 
 ``go time … inc …``: a share of the seat's own remaining time plus most of its
 increment, ``(remaining - reserve) / MOVES_TO_GO + increment - overhead``, never more
-than a fraction of what is left. ``overhead`` is what the referee charged on earlier
+than a fraction of what is left; the reserve is 50 ms or three increments. ``overhead`` is what the referee charged on earlier
 moves beyond the search itself (start-up of the reply, pipes, scheduling on a busy
 machine): the engine learns it from its own clock, since ``go`` tells it the time left
 before and after each of its moves (``OverheadMeter``). Below the reserve the engine
 thinks for at most half the increment minus that overhead, so the clock climbs back
-instead of draining: at ``1+0.01`` and above it does not lose on time as long as one
+instead of draining; and never more than half of what is on the clock (the increment
+comes after the move). At ``1+0.01`` and above it does not lose on time as long as one
 minimal search plus the overhead fits in the increment plus the referee's margin.
 
 ``go movetime m``: ``m`` minus a safety of ``MOVETIME_SAFETY`` (and the overhead seen).
@@ -21,7 +22,9 @@ from dataclasses import dataclass
 MOVES_TO_GO = 25
 """The share of the remaining time spent on one move is ``1 / MOVES_TO_GO``."""
 RESERVE = 0.05
-"""Seconds of the clock kept back as a cushion."""
+"""Seconds of the clock kept back as a cushion, at least (``reserve``)."""
+RESERVE_INCREMENTS = 3
+"""The cushion is at least this many increments: a long game lives near it."""
 MAX_FRACTION = 0.25
 """Never more than this fraction of the remaining time on one move."""
 MOVETIME_SAFETY = 0.01
@@ -72,13 +75,27 @@ class OverheadMeter:
         self._recent = (*self._recent, excess)[-self.window :]
 
 
+def reserve(increment: float) -> float:
+    """The cushion of the clock: ``RESERVE``, or ``RESERVE_INCREMENTS`` increments if more.
+
+    In a long game the engine spends its base time early and then lives near the
+    cushion on its increments, so the cushion (with the referee's margin) is what
+    absorbs a move that takes longer than planned on a busy machine.
+    """
+    return max(RESERVE, RESERVE_INCREMENTS * increment)
+
+
 def clock_budget(remaining: float, increment: float, overhead: float) -> float:
     """Seconds to search with ``remaining`` seconds left and ``increment`` per move."""
-    spare = remaining - RESERVE
+    spare = remaining - reserve(increment)
     if spare <= 0:
-        return max(0.0, 0.5 * increment - overhead)
-    budget = spare / MOVES_TO_GO + increment - overhead
-    return max(0.0, min(budget, MAX_FRACTION * spare + 0.5 * increment))
+        budget = 0.5 * increment - overhead
+    else:
+        budget = min(
+            spare / MOVES_TO_GO + increment - overhead, MAX_FRACTION * spare + 0.5 * increment
+        )
+    # The increment comes after the move: never plan past half of what is on the clock.
+    return max(0.0, min(budget, 0.5 * remaining - overhead))
 
 
 def movetime_budget(movetime: float, overhead: float) -> float:
