@@ -266,7 +266,8 @@ def test_clock_budgets() -> None:
     # A share of the time left plus the increment, minus the overhead.
     assert timeman.clock_budget(10.0, 0.1, 0.002) == pytest.approx(9.7 / 25 + 0.098)
     assert timeman.clock_budget(10.0, 0.01, 0.002) == pytest.approx(9.95 / 25 + 0.008)
-    # Never more than a fraction of what is left, nor past half the clock, however large the increment (it comes after the move).
+    # Never more than a fraction of what is left, nor past half the clock, however
+    # large the increment (it comes after the move).
     assert timeman.clock_budget(0.2, 5.0, 0.0) == pytest.approx(0.1)
     assert timeman.clock_budget(60.0, 0.0, 0.0) == pytest.approx(59.95 / 25)
     # Below the reserve: at most half the increment, less the overhead; never negative.
