@@ -3,9 +3,10 @@
 ``go time … inc …``: a share of the seat's own remaining time plus most of its
 increment, ``(remaining - reserve) / MOVES_TO_GO + increment - overhead``, never more
 than a fraction of what is left; the reserve is 50 ms or three increments.
-``overhead`` is what the referee charged on earlier moves beyond the search itself (start-up of the reply, pipes, scheduling on a busy
-machine): the engine learns it from its own clock, since ``go`` tells it the time left
-before and after each of its moves (``OverheadMeter``). Below the reserve the engine
+``overhead`` is what the referee charged on earlier moves beyond the search itself
+(start-up of the reply, pipes, scheduling on a busy machine): the engine learns it from
+its own clock, since ``go`` tells it the time left before and after each of its moves
+(``OverheadMeter``). Below the reserve the engine
 thinks for at most half the increment minus that overhead, so the clock climbs back
 instead of draining; and never more than half of what is on the clock (the increment
 comes after the move). At ``1+0.01`` and above it does not lose on time as long as one
