@@ -4,8 +4,10 @@ For each game and seat count it runs a ``referee tournament`` (a child process, 
 console entry) of ``mcts`` against ``players - 1`` greedy bots (different seeds), seats
 rotated so that mcts sits in every seat equally often, and prints mcts's score: its
 placement points per game (1 first, 0 last; ½ for second of three), the standings'
-``Score``, where an engine as strong as the greedy bots scores 50 %. Also its losses on
-time. Options: ``--tc`` (default 5+0.05), ``--games`` per case (rounded up to a multiple
+``Score``, where an engine as strong as the greedy bots scores 50 %. Also the losses on
+time of each side, and mcts's score in the games that no greedy bot lost on time (the
+greedy bot does not manage its clock: in Whistling Captures its two-ply search can take
+seconds). Options: ``--tc`` (default 5+0.05), ``--games`` per case (rounded up to a multiple
 of the seat count), ``--concurrency`` (default 2), ``--only GAME[/N]``, ``--out DIR``
 (the events, kept for ``referee report`` and ``adjudicate``).
 """
@@ -78,6 +80,22 @@ def run_case(
         raise SystemExit(f"{game} {players}p: {done.stderr.strip() or done.stdout[-500:]}")
     results = json.loads((out / "event" / "results.json").read_text())
     row = next(r for r in results["standings"] if r["name"] == "mcts")
+    greedy_timeouts = sum(
+        r["forfeits"].get("timeout", 0) for r in results["standings"] if r["name"] != "mcts"
+    )
+    # mcts's placement points in the games no greedy bot lost on time.
+    board = []
+    for line in (out / "event" / "journal.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        outcome = entry.get("outcome")
+        if entry.get("type") != "game" or not outcome or not outcome["ranks"]:
+            continue
+        culprit = outcome["culprit"]
+        if outcome["termination"] == "timeout" and entry["seats"][culprit] != "mcts":
+            continue
+        ranks = outcome["ranks"]
+        seat = entry["seats"].index("mcts")
+        board.append(placement_points(ranks)[seat])
     return {
         "games": float(row["games"]),
         "score": float(row["score"]),
@@ -85,8 +103,21 @@ def run_case(
         "draws": float(row["draws"]),
         "losses": float(row["losses"]),
         "timeouts": float(row["forfeits"].get("timeout", 0)),
+        "greedy_timeouts": float(greedy_timeouts),
+        "board_games": float(len(board)),
+        "board_score": sum(board) / len(board) if board else 0.0,
         "seconds": time.monotonic() - started,
     }
+
+
+def placement_points(ranks: list[int]) -> list[float]:
+    """Place ``p`` of ``n`` is worth ``(n - p) / (n - 1)``, ties sharing (the standings')."""
+    n = len(ranks)
+    points = []
+    for rank in ranks:
+        tied = sum(1 for other in ranks if other == rank)
+        points.append(sum((n - p) / (n - 1) for p in range(rank, rank + tied)) / tied)
+    return points
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"| {game} | {players} | {r['games']:.0f} | {100 * r['score']:.1f} % "
             f"| {r['wins']:.0f}-{r['draws']:.0f}-{r['losses']:.0f} | {r['timeouts']:.0f} "
-            f"| {r['seconds']:.0f} s |",
+            f"| {r['greedy_timeouts']:.0f} | {100 * r['board_score']:.1f} % "
+            f"({r['board_games']:.0f}) | {r['seconds']:.0f} s |",
             flush=True,
         )
     return 0
