@@ -132,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"events in {out}; tc {args.tc}, concurrency {args.concurrency}")
     print(
         "| game | seats | games | mcts score | W-D-L (sole first / between / sole last) "
-        "| lost on time | wall |"
+        "| mcts lost on time | greedy lost on time | score in the other games | wall |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for game, players in CASES:
         if args.only and not any(o in (game, f"{game}/{players}") for o in args.only):
             continue
