@@ -270,6 +270,10 @@ def test_clock_budgets() -> None:
     # large the increment (it comes after the move).
     assert timeman.clock_budget(0.2, 5.0, 0.0) == pytest.approx(0.1)
     assert timeman.clock_budget(60.0, 0.0, 0.0) == pytest.approx(59.95 / 25)
+    # A fifth of the clock the game started with is kept back: late in a long game the
+    # engine lives on its increments above that cushion.
+    assert timeman.clock_budget(5.0, 0.05, 0.0, start=5.0) == pytest.approx(4 / 25 + 0.05)
+    assert timeman.clock_budget(0.9, 0.05, 0.01, start=5.0) == pytest.approx(0.015)
     # Below the reserve: at most half the increment, less the overhead; never negative.
     assert timeman.clock_budget(0.03, 0.02, 0.004) == pytest.approx(0.006)
     assert timeman.clock_budget(0.0, 0.0, 0.01) == 0.0

@@ -62,6 +62,8 @@ class MctsBrain:
         self.valuer: Valuer | None = None
         self.game_seed = 0
         self.overhead = OverheadMeter()
+        self.start_clock = 0.0
+        """The most time this seat had on its clock in this game (its start), seconds."""
         self.tree: Node | None = None
         """The last timed search's tree, for the next search to continue (``subtree``)."""
         self.seen: tuple[tuple[float, ...], int, int] | None = None
@@ -75,7 +77,7 @@ class MctsBrain:
         self.game, self.game_seed = game, cmd.seed
         self.valuer = Valuer(game, cmd.players, scale)
         self.overhead.reset()
-        self.tree, self.seen = None, None
+        self.tree, self.seen, self.start_clock = None, None, 0.0
         gc.collect()  # the engine runs with the cyclic collector off (``main``): not on the clock
         return None
 
@@ -98,7 +100,8 @@ class MctsBrain:
         if go.times is not None and go.incs is not None and seat < len(go.times):
             remaining, increment = go.times[seat] / 1000, go.incs[seat] / 1000
             self.overhead.charged(remaining)
-            budget = clock_budget(remaining, increment, self.overhead.estimate)
+            self.start_clock = max(self.start_clock, remaining)
+            budget = clock_budget(remaining, increment, self.overhead.estimate, self.start_clock)
         elif go.movetime is not None:
             budget = movetime_budget(go.movetime / 1000, self.overhead.estimate)
         elif go.nodes is None:
