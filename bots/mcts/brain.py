@@ -1,4 +1,5 @@
-"""The ``mcts`` engine: ``python -m bots mcts [--seed S] [--exploration C] [--scale X]``.
+"""The ``mcts`` engine: ``python -m bots mcts [--seed S] [--exploration C] [--minimax W]
+[--scale X] [--max-children N]``.
 
 It plays every registered game and seat count through the engine loop
 (``bots.engine``), searches with ``bots.mcts.search`` for as long as ``bots.mcts.timeman``
@@ -27,6 +28,7 @@ from bots.engine import RESIGN, Report, run_engine
 from bots.mcts.search import (
     DEFAULT_EXPLORATION,
     DEFAULT_MAX_CHILDREN,
+    DEFAULT_MINIMAX_WEIGHT,
     Limits,
     Node,
     Search,
@@ -51,11 +53,13 @@ class MctsBrain:
         seed: int = 0,
         *,
         exploration: float = DEFAULT_EXPLORATION,
+        minimax_weight: float = DEFAULT_MINIMAX_WEIGHT,
         scale: float | None = None,
         max_children: int = DEFAULT_MAX_CHILDREN,
     ) -> None:
         self.seed = seed
         self.exploration = exploration
+        self.minimax_weight = minimax_weight
         self.scale = scale
         self.max_children = max_children
         self.game: AnyGame | None = None
@@ -123,7 +127,14 @@ class MctsBrain:
         if limits.nodes is None and self.tree is not None:
             root = subtree(self.tree, state) or state
         quiet = self.shuffling(state)
-        search = Search(valuer, root, rng, quiet=quiet, exploration=self.exploration)
+        search = Search(
+            valuer,
+            root,
+            rng,
+            quiet=quiet,
+            exploration=self.exploration,
+            minimax_weight=self.minimax_weight,
+        )
         on_report = None
         if report is not None:
 
@@ -191,6 +202,14 @@ def build_parser(prog: str = "python -m bots mcts") -> argparse.ArgumentParser:
         help=f"UCT exploration constant (default {DEFAULT_EXPLORATION})",
     )
     parser.add_argument(
+        "--minimax",
+        type=float,
+        default=DEFAULT_MINIMAX_WEIGHT,
+        metavar="W",
+        help="weight of a move's max-n value against its mean, 0..1 "
+        f"(default {DEFAULT_MINIMAX_WEIGHT})",
+    )
+    parser.add_argument(
         "--scale",
         type=float,
         default=None,
@@ -213,6 +232,8 @@ def main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.exploration < 0 or (args.scale is not None and args.scale <= 0):
         parser.error("--exploration must be >= 0 and --scale > 0")
+    if not 0 <= args.minimax <= 1:
+        parser.error("--minimax must be between 0 and 1")
     # A tree of a few hundred thousand children is millions of objects: a full pass of
     # the cyclic collector over them stalls the engine for up to seconds, on the clock.
     # The tree has no cycles (reference counting frees it); ``newgame`` collects the rest.
@@ -221,6 +242,7 @@ def main(argv: Sequence[str]) -> int:
         lambda: MctsBrain(
             args.seed,
             exploration=args.exploration,
+            minimax_weight=args.minimax,
             scale=args.scale,
             max_children=max(1, args.max_children),
         ),
