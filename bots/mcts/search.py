@@ -39,6 +39,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from operator import add, itemgetter
 from typing import Any
 
@@ -210,14 +211,10 @@ class Search:
                 moves = moves[::-1]
         players, seat = self.players, node.seat
         valuer, apply, parent_raw = self.valuer, state._apply, node.raw
-        raw, points, exact = valuer.raw, valuer.points, valuer.exact
+        raw, points, exact = valuer.raw_of, valuer.memo_points, valuer.exact
         quieter = node.quiet + 1
-        wsum: list[float] = []
         terminal: list[Values | None] = []
         minimax: list[Values] = []
-        q: list[float] = []
-        best: Values | None = None
-        top = -1.0
         clock, deadline = self.clock, self.deadline
         for done, move in enumerate(moves):
             if done & 63 == 63 and deadline is not None and clock() >= deadline:
@@ -235,12 +232,11 @@ class Search:
             else:
                 values = exact(outcome)
                 terminal.append(values)
-            wsum.extend(values)
             minimax.append(values)
-            mine = values[seat]
-            q.append(mine)
-            if mine > top:
-                best, top = values, mine
+        # The per-child lists, built at C speed from the values.
+        q = list(map(itemgetter(seat), minimax))
+        wsum = list(chain.from_iterable(minimax))
+        best = minimax[q.index(max(q))]
         count = len(moves)
         node.moves = moves
         node.visits = [1] * count
@@ -252,7 +248,7 @@ class Search:
         node.inv_sqrt = [1.0] * count
         node.n = count
         self.children_stored += count
-        assert best is not None and len(wsum) == count * players
+        assert len(wsum) == count * players
         node.best = best
         return best
 

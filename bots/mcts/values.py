@@ -73,6 +73,8 @@ def pairwise_points(values: Sequence[float], scale: float) -> Values:
     return [p / (n - 1) for p in points]
 
 
+MEMO_SIZE = 4096
+"""Values remembered by ``Valuer.memo_points`` before it starts afresh."""
 SHUFFLE_PLIES = 50
 """Plies without a change of the heuristic values after which a lead counts for little."""
 SHUFFLE_FLOOR = 0.1
@@ -104,6 +106,24 @@ class Valuer:
         self.scale = scale
         self.even: Values = [0.5] * num_players
         self.points: Callable[[tuple[float, ...], int], Values] = self._make_points()
+        start = game.initial_state(num_players)
+        self.raw_of: Callable[[AnyState], tuple[float, ...]] = (
+            game.evaluate if len(game.evaluate(start)) == num_players else self.raw
+        )
+        """``raw``, or the game's ``evaluate`` itself when it gives a value per seat."""
+        self._memo: dict[tuple[tuple[float, ...], int], Values] = {}
+
+    def memo_points(self, raw: tuple[float, ...], quiet: int) -> Values:
+        """``points(raw, quiet)``, remembered: most positions of a search share a few
+        raw values (material rarely changes from one child to the next). The lists
+        returned are shared and must not be changed."""
+        key = (raw, quiet)
+        values = self._memo.get(key)
+        if values is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            values = self._memo[key] = self.points(raw, quiet)
+        return values
 
     def raw(self, state: AnyState) -> tuple[float, ...]:
         """The heuristic's raw values of ``state`` (one per seat, or ``()``)."""
