@@ -13,9 +13,11 @@ The tree (pure: no I/O; the clock is passed in):
   component in every value, which is how three seats (and a Tricolor seat that moves
   twice in a row) need nothing special: at each node the seat to move maximises its
   own component.
-* **Selection** is UCT on the mover's component: ``mean + c · sqrt(ln N / n)``; the
-  heuristic first visit acts as a prior, so a child the heuristic dislikes is tried
-  late, not never.
+* **Selection** is UCT on the mover's component, ``q + c · sqrt(ln N / n)``, where ``q``
+  mixes the child's mean with its max-n value over the tree below it (implicit minimax
+  backups, weight ``DEFAULT_MINIMAX_WEIGHT``): means alone are slow to see a refutation
+  that the heuristic values show at once. The heuristic first visit acts as a prior, so
+  a child the heuristic dislikes is tried late, not never.
 * An **iteration** descends by selection to a child that is not a node yet, makes it
   one and expands it (or, for a child that ends the game, backs up its exact value
   again), then adds the backed-up values along the path. ``nodes`` in limits and in
@@ -28,9 +30,14 @@ Children are ordered by a seeded rotation at expansion (ties in selection go to 
 earlier child), so a search is a pure function of the position, the seed and the
 iteration count: the same seed and node limit give the same move.
 
+The heuristic values also carry a count of plies since they last changed
+(``Node.quiet``, from the game before the root on), with which ``values`` damps leads
+that go nowhere.
+
 Cost: an expansion generates the legal moves once and applies and evaluates every
-one of them, so the rules (``legal_moves``, ``_apply``, ``Game.evaluate``) take most of
-the time; tree bookkeeping is a loop over the children of each node on the path.
+one of them, so the rules (``legal_moves``, ``_apply``, ``outcome``, ``Game.evaluate``)
+take most of the time (``benchmarks/mcts_speed.py``); selection and backup work on
+per-child lists with ``map`` at C speed.
 """
 
 from __future__ import annotations
