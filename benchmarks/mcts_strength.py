@@ -38,7 +38,9 @@ CASES = (
 )
 
 
-def config(game: str, players: int, games: int, tc: str, concurrency: int, seed: int) -> str:
+def config(
+    game: str, players: int, games: int, tc: str, concurrency: int, seed: int, nodes: int | None
+) -> str:
     """The event: mcts and ``players - 1`` greedy bots, one table, seats rotated."""
     greedy = "".join(
         f'\n[[entrants]]\nname = "greedy-{s}"\ncommand = "greedy --seed {s}"\n'
@@ -57,16 +59,17 @@ seed = {seed}
 [[entrants]]
 name = "mcts"
 command = "mcts"
+{f"nodes = {nodes}" if nodes else ""}
 {greedy}"""
 
 
 def run_case(
-    game: str, players: int, games: int, tc: str, concurrency: int, out: Path
+    game: str, players: int, games: int, tc: str, concurrency: int, out: Path, nodes: int | None
 ) -> dict[str, float]:
     """Run one event; mcts's score, losses on time and the event's wall time."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "event.toml"
-    path.write_text(config(game, players, games, tc, concurrency, seed=11))
+    path.write_text(config(game, players, games, tc, concurrency, seed=11, nodes=nodes))
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "tournaments", "tournament", str(path), "--out", str(out / "event")],
@@ -127,9 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--only", action="append", default=[], metavar="GAME[/N]")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--nodes", type=int, default=None, help="a node limit for mcts (load-independent)"
+    )
     args = parser.parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="mcts-strength-"))
-    print(f"events in {out}; tc {args.tc}, concurrency {args.concurrency}")
+    limit = f", mcts at {args.nodes} nodes per move" if args.nodes else ""
+    print(f"events in {out}; tc {args.tc}, concurrency {args.concurrency}{limit}")
     print(
         "| game | seats | games | mcts score | W-D-L (sole first / between / sole last) "
         "| mcts lost on time | greedy lost on time | score in the other games | wall |"
@@ -139,7 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and not any(o in (game, f"{game}/{players}") for o in args.only):
             continue
         games = players * math.ceil(args.games / players)
-        r = run_case(game, players, games, args.tc, args.concurrency, out / f"{game}-{players}p")
+        r = run_case(
+            game, players, games, args.tc, args.concurrency, out / f"{game}-{players}p", args.nodes
+        )
         print(
             f"| {game} | {players} | {r['games']:.0f} | {100 * r['score']:.1f} % "
             f"| {r['wins']:.0f}-{r['draws']:.0f}-{r['losses']:.0f} | {r['timeouts']:.0f} "
