@@ -20,8 +20,6 @@ def three_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return play(THREE, tmp_path_factory.mktemp("report") / "three")
 
 
-
-
 def errors(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Console entries that are errors (uncaught exceptions, console.error, CSP blocks)."""
     return [e for e in entries if e.get("level") == "SEVERE"]

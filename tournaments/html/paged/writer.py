@@ -30,12 +30,12 @@ import os
 import shutil
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from referee.errors import RulesError
 from referee.registry import make_game
@@ -181,7 +181,8 @@ def _blocks(games: Iterable[GameReport], size: int) -> Iterator[list[GameReport]
         yield block
 
 
-def _results(info: EventInfo) -> Any:
+def _results(info: EventInfo) -> Callable[[GameReport], str]:
+    """The ``Result`` text of a game from its outcome (``?`` if the game is unknown here)."""
     try:
         rules = make_game(info.game)
     except (RulesError, ValueError, KeyError):
