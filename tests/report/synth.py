@@ -34,7 +34,7 @@ from referee.registry import make_game
 from referee.results import AnyGame, forfeit_outcome
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
-from tournaments.play.journal import Journal
+from tournaments.play.writer import Journal
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 
@@ -160,9 +160,11 @@ def synth_event(
             batch.append(report)
             if len(batch) == BATCH:
                 journal.write_batch(batch)
+                journal.note(batch)
                 batch = []
         if batch:
             journal.write_batch(batch)
+            journal.note(batch)
     return out
 
 

@@ -77,7 +77,7 @@ def test_a_full_disk_mid_event_stops_cleanly_and_resume_finishes(
 ) -> None:
     out = tmp_path / "t"
     marker = str(710000 + os.getpid() % 10000)
-    real_write_all = journal_module._write_all
+    real_write_all = journal_module.write_all
     game_lines = 0
 
     def write_all(fd: int, data: bytes) -> None:
@@ -90,7 +90,7 @@ def test_a_full_disk_mid_event_stops_cleanly_and_resume_finishes(
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_write_all(fd, data)
 
-    monkeypatch.setattr(journal_module, "_write_all", write_all)
+    monkeypatch.setattr("tournaments.play.writer.write_all", write_all)
     code, err = cli(capsys, monkeypatch, *tournament_args(out, marker))
     assert code == 2, err
     lines = err.strip().splitlines()
@@ -103,7 +103,7 @@ def test_a_full_disk_mid_event_stops_cleanly_and_resume_finishes(
     assert not raw.endswith(b"\n")  # the torn half line
     kept = read_journal(out).games
     assert 2 <= len(kept) < 6
-    monkeypatch.setattr(journal_module, "_write_all", real_write_all)
+    monkeypatch.setattr("tournaments.play.writer.write_all", real_write_all)
     code, err = cli(capsys, monkeypatch, "tournament", "--resume", "--out", str(out), "-q")
     assert code == 0, err
     final = read_journal(out)

@@ -49,7 +49,7 @@ def test_entrant_names_never_leave_the_output_directory(tmp_path: Path) -> None:
     assert created and all(out in p.parents for p in created), sorted(map(str, created))
     names = {str(p.relative_to(out)) for p in created}
     allowed = re.compile(
-        r"^(journal\.jsonl|index\.jsonl|games\.tgn|results\.json|lock|logs/transcripts-\d+\.log)$"
+        r"^(journal\.jsonl|index\.jsonl|tally\.json|games\.tgn|results\.json|lock|logs/transcripts-\d+\.log)$"
     )
     assert all(allowed.match(n) for n in names), names
     seats = {seat for record in read_records(out / "games.tgn") for seat in record.seats}

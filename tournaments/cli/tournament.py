@@ -32,10 +32,10 @@ from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
 from tournaments.play.event_dir import open_event
 from tournaments.play.features import check_features_now
-from tournaments.play.journal import GAMES, read_journal
+from tournaments.play.journal import GAMES, JOURNAL, JournalError, read_header
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo, summarize
+from tournaments.results.summary import EventInfo, summarize_counts
 from tournaments.results.tables import FORMATS, render
 from tournaments.runner.run import Progress, RunResult, run_tournament
 
@@ -82,10 +82,13 @@ def build_config(
     if config_path is not None:
         return load_config(config_path, overrides), str(config_path)
     if resume_dir is not None:
-        state = read_journal(resume_dir)
-        if state.config is None:
+        try:
+            header = read_header(resume_dir / JOURNAL)
+        except (JournalError, OSError):
+            header = None
+        if header is None:
             raise ConfigError(f"nothing to resume: {resume_dir} holds no tournament")
-        data = dict(state.config)
+        data = dict(header[0])
         data.update(overrides)
         return parse_config(data, f"{resume_dir}/journal.jsonl"), str(resume_dir)
     return parse_config(overrides, "command line"), "command line"
@@ -257,7 +260,7 @@ def tournament_command(
         raise TournamentError(f"{exc}; continue with --resume") from None
     except KeyboardInterrupt:
         display.clear()
-        done = len(read_journal(directory).games)
+        done = _finished(directory)
         typer.echo(
             f"referee: interrupted with {done} finished game(s) in {directory}; "
             f"continue with: referee tournament --resume --out {directory}",
@@ -265,7 +268,7 @@ def tournament_command(
         )
         raise typer.Exit(130) from None
     display.clear()
-    summary = summarize(EventInfo.from_plan(plan), list(result.finished.values()))
+    summary = summarize_counts(EventInfo.from_plan(plan), result.counts)
     typer.echo("")
     typer.echo(render(summary, "plain"), nl=False)
     if result.voids:
@@ -273,6 +276,14 @@ def tournament_command(
     if result.sprt_decision is not None and summary.done < summary.info.total:
         typer.echo(f"stopped by the SPRT ({result.sprt_decision} accepted)")
     typer.echo(f"records in {directory / GAMES}")
+
+
+def _finished(directory: Path) -> int:
+    """Finished games in ``directory`` (0 if it holds no readable tournament)."""
+    try:
+        return open_event(directory).counts().done
+    except JournalError:
+        return 0
 
 
 def standings_command(
@@ -285,5 +296,5 @@ def standings_command(
     if fmt not in FORMATS:
         raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
     event = open_event(directory)
-    summary = summarize(event.info, list(event.results()))
+    summary = summarize_counts(event.info, event.counts())
     typer.echo(render(summary, fmt), nl=False)

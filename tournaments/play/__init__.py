@@ -3,7 +3,8 @@
 ``slot`` plays one job after another with cached engines and builds each game's record;
 ``worker`` runs slots in separate processes; ``match_runner`` plays an ad-hoc match for
 ``referee play``; ``check_engine`` walks an engine through the protocol; ``journal`` is the
-append-only, crash-safe log of finished games and ``event_dir`` reads an event directory
-back; ``fdlimit`` sizes the open-file limit; ``errors`` what the runner and the cluster
-share. New ways of running engines or storing per-game output go here.
+append-only, crash-safe log of finished games (its format and readers), ``writer`` appends
+to it and resumes it, ``index`` and ``checkpoint`` (with ``numbers``) keep what the tables
+need beside it, and ``event_dir`` reads an event directory back; ``fdlimit`` sizes the
+open-file limit; ``errors`` what the runner and the cluster share. New ways of running engines or storing per-game output go here.
 """

@@ -13,8 +13,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.errors import RulesError
+from tournaments.play.checkpoint import header_digest, read_checkpoint
 from tournaments.play.index import read_index
-from tournaments.play.journal import JOURNAL, JournalError, iter_journal, read_journal
+from tournaments.play.journal import (
+    JOURNAL,
+    JournalError,
+    iter_journal,
+    read_header,
+    read_journal,
+)
+from tournaments.play.numbers import GameNumbers
+from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 
@@ -66,7 +75,7 @@ class EventStream:
         :raises JournalError: an unreadable journal line (when reached) or a journal
             gone; games before it have been yielded.
         """
-        seen = _Numbers()
+        seen = GameNumbers()
         try:
             for kind, value in iter_journal(self.directory / JOURNAL):
                 if kind == "game" and seen.add(value.number):
@@ -86,7 +95,7 @@ class EventStream:
             size = path.stat().st_size
         except OSError as exc:
             raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
-        seen = _Numbers()
+        seen = GameNumbers()
         covered = 0
         for item in read_index(self.directory, self.info.names, size):
             if isinstance(item, int):
@@ -104,36 +113,40 @@ class EventStream:
         except OSError as exc:
             raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
 
+    def counts(self) -> Counts:
+        """The tables' counts of the finished games (``tournaments.results.counts``): from
+        the runner's checkpoint (``play.checkpoint``) and the journal after it, or, without
+        a usable checkpoint, from ``results``. Memory and time grow with the games the
+        checkpoint does not cover, not with the event (a finished event: neither).
+
+        :raises JournalError: as ``games``.
+        """
+        path = self.directory / JOURNAL
+        try:
+            header = read_header(path)
+            size = path.stat().st_size
+        except OSError as exc:
+            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+        state = None
+        if header is not None:
+            state = read_checkpoint(self.directory, header_digest(header[2]), size)
+        if state is None or state.counts.names != self.info.names:
+            counts = Counts(self.info.names, self.info.paired)
+            for report in self.results():
+                counts.add(report)
+            return counts
+        try:
+            for kind, value in iter_journal(path, start=state.end):
+                if kind == "game" and state.numbers.add(value.number):
+                    state.counts.add(value)
+        except OSError as exc:
+            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+        return state.counts
+
 
 def without_record(report: GameReport) -> GameReport:
     """``report`` without its record and reason (what the tables do not read)."""
     return replace(report, record="", outcome=replace(report.outcome, reason=""))
-
-
-class _Numbers:
-    """A set of game numbers: a bit per number up to ``DENSE`` (a million games take
-    128 kB, not the ~40 MB of a set of ints), a set for any other."""
-
-    DENSE = 1 << 27
-
-    def __init__(self) -> None:
-        self._bits = bytearray()
-        self._other: set[int] = set()
-
-    def add(self, number: int) -> bool:
-        """Add ``number``; False if it was there already."""
-        if not 0 <= number < self.DENSE:
-            if number in self._other:
-                return False
-            self._other.add(number)
-            return True
-        byte, bit = divmod(number, 8)
-        if byte >= len(self._bits):
-            self._bits.extend(bytes(max(byte + 1 - len(self._bits), len(self._bits))))
-        if self._bits[byte] >> bit & 1:
-            return False
-        self._bits[byte] |= 1 << bit
-        return True
 
 
 def open_event(directory: Path) -> EventStream:

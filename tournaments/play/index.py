@@ -112,3 +112,36 @@ def read_index(
     except OSError:
         pass
     yield covered
+
+
+def index_tail(directory: Path, journal_size: int) -> tuple[int, int]:
+    """Where the index can be continued: (the journal offset its last trusted line
+    covers, the index's length through that line), reading only the index's end. A
+    resuming runner cuts the index there and indexes the journal from that offset on
+    (the last batch of a killed run may be journaled but not indexed). (0, 0) when no
+    line near the end is usable: the whole index is then rebuilt."""
+    try:
+        with (directory / INDEX).open("rb") as index:
+            size = index.seek(0, os.SEEK_END)
+            start = max(0, size - TAIL_BYTES)
+            index.seek(start)
+            chunk = index.read()
+    except OSError:
+        return 0, 0
+    lines = chunk.split(b"\n")
+    length = start + len(chunk) - len(lines[-1])  # the end of the last complete line
+    for raw in reversed(lines[:-1]):
+        if start > 0 and length - len(raw) - 1 < start:
+            break  # the chunk's first line may be cut
+        try:
+            end = int(json.loads(raw)[0])
+        except (ValueError, TypeError, IndexError, KeyError):
+            end = -1
+        if 0 < end <= journal_size:
+            return end, length
+        length -= len(raw) + 1
+    return 0, 0
+
+
+TAIL_BYTES = 1 << 16
+"""How much of the index's end ``index_tail`` reads."""

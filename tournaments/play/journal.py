@@ -1,4 +1,5 @@
-"""The output directory of a tournament: journal, records, lock, results.
+"""The output directory of a tournament: its files, and the journal's format and readers
+(the writer is ``tournaments.play.writer``).
 
 Layout of ``DIR``:
 
@@ -20,13 +21,16 @@ Layout of ``DIR``:
     runner cuts it off before appending.
 ``games.tgn``
     Every finished game's record in finishing order (``protocol/RECORD.md``),
-    appended per game. On ``--resume`` it is rewritten from the journal, so it
-    never holds a game twice or one the journal does not.
-``logs/game-NNNNN.log``
-    Engine transcripts per game (see ``tournaments.play.slot``).
+    appended per game. On ``--resume`` it is mended from the journal
+    (``tournaments.play.writer``), so it never holds a game twice or one the journal
+    does not.
+``logs/transcripts-PID.log``
+    Engine transcripts, a block per game (``tournaments.play.transcripts``).
 ``index.jsonl``
-    The journal's games without records, for the tables (``tournaments.play.index``):
-    rebuilt when a runner opens the directory, never trusted past the journal.
+    The journal's games without records (``tournaments.play.index``): continued when a
+    runner opens the directory, never trusted past the journal.
+``tally.json``
+    The tables' counts of the games up to a journal offset (``tournaments.play.checkpoint``).
 ``results.json``
     Standings, crosstable and ratings, rewritten (atomically) while the tournament
     runs and at its end.
@@ -38,16 +42,14 @@ Layout of ``DIR``:
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import fcntl
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tournaments.play.index import INDEX, append_index, index_line, write_index
 from tournaments.results.game import GameReport
 
 JOURNAL = "journal.jsonl"
@@ -84,7 +86,7 @@ def check_writable(directory: Path) -> None:
         probe = directory / f"{PROBE}-{os.getpid()}"
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
-            _write_all(fd, b"referee write probe\n" * 205)  # a 4 KiB block, not just an inode
+            write_all(fd, b"referee write probe\n" * 205)  # a 4 KiB block, not just an inode
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -185,16 +187,24 @@ def iter_journal(path: Path, *, start: int = 0) -> Iterator[tuple[str, Any]]:
     :raises JournalError: an unreadable line before the last (raised when reached, after
         the entries before it), or a bad header; OSError: unreadable.
     """
+    for kind, value, _end in iter_entries(path, start=start):
+        yield kind, value
+
+
+def iter_entries(path: Path, *, start: int = 0) -> Iterator[tuple[str, Any, int]]:
+    """``iter_journal`` with, for each entry, the byte offset just past its line."""
     source = str(path)
     with path.open("rb") as lines:
         failed: tuple[int, Exception] | None = None
         if start:
             lines.seek(start)
+        end = start
         for number, raw in enumerate(lines, start=1 if not start else 2):
             if failed is not None:  # a line follows the unreadable one: it was not the last
                 raise _unreadable(source, *failed) from None
             if not raw.endswith(b"\n"):
                 return  # a torn last line
+            end += len(raw)
             try:
                 decoded = _decode(raw, number, source)
             except JournalError:
@@ -202,7 +212,33 @@ def iter_journal(path: Path, *, start: int = 0) -> Iterator[tuple[str, Any]]:
             except (ValueError, KeyError, TypeError) as exc:
                 failed = (number, exc)
                 continue
-            yield decoded
+            yield (*decoded, end)
+
+
+def read_header(path: Path) -> tuple[dict[str, Any], dict[str, Any], bytes] | None:
+    """The config, event info and raw first line of the journal at ``path``, reading
+    only that line; None when the journal is missing or its first line is not whole.
+
+    :raises JournalError: a first line that is not a version-``JOURNAL_VERSION`` header;
+        OSError: unreadable.
+    """
+    try:
+        with path.open("rb") as lines:
+            raw = lines.readline()
+            more = bool(lines.read(1))
+    except FileNotFoundError:
+        return None
+    if not raw.endswith(b"\n"):
+        return None
+    try:
+        _kind, value = _decode(raw, 1, str(path))
+    except JournalError:
+        raise
+    except (ValueError, KeyError, TypeError) as exc:
+        if not more:  # an unreadable last line is ignored, as ``parse_journal`` does
+            return None
+        raise _unreadable(str(path), 1, exc) from None
+    return value["config"], value["info"], raw
 
 
 def read_journal(directory: Path) -> JournalState:
@@ -240,7 +276,8 @@ def hold_lock(directory: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd``."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
@@ -251,159 +288,6 @@ def write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-class Journal:
-    """An open output directory: appends games to ``journal.jsonl`` and ``games.tgn``.
-
-    Use ``with Journal.open(directory, config, resume=...) as journal``; the lock is
-    held for the block.
-    """
-
-    def __init__(
-        self,
-        directory: Path,
-        state: JournalState,
-        journal_fd: int,
-        games_fd: int,
-        index_fd: int = -1,
-        size: int = 0,
-    ):
-        self.directory = directory
-        self.state = state
-        self._journal_fd = journal_fd
-        self._games_fd = games_fd
-        self._index_fd = index_fd
-        self._size = size
-        """The journal's length (the ``end`` of the next index line is past it)."""
-
-    @classmethod
-    @contextlib.contextmanager
-    def open(
-        cls,
-        directory: Path,
-        config: Mapping[str, Any],
-        info: Mapping[str, Any],
-        *,
-        resume: bool,
-    ) -> Iterator[Journal]:
-        """Start (``resume=False``) or continue a tournament in ``directory``.
-
-        Starting needs a directory without a journal; resuming needs one whose
-        header holds ``config`` (compared as JSON, ignoring ``concurrency``,
-        ``workers``, ``out`` and ``cluster``).
-
-        :raises JournalError: a started tournament without ``resume``, a different
-            config, a missing journal on resume, or the lock held elsewhere.
-        """
-        check_writable(directory)
-        with hold_lock(directory):
-            path = directory / JOURNAL
-            # A journal without a complete header line (killed while writing it) holds
-            # no game: it counts as absent, and a fresh start replaces it.
-            state = read_journal(directory)
-            existing = state.config is not None
-            if existing and not resume:
-                raise JournalError(
-                    f"{directory} already holds a tournament: use --resume to continue it, "
-                    "or choose another --out"
-                )
-            if resume and not existing:
-                raise JournalError(f"nothing to resume: {directory} has no {JOURNAL}")
-            if state.config is not None:
-                differs = config_difference(state.config, config)
-                if differs:
-                    raise JournalError(
-                        f"the configuration differs from the one {directory} was started "
-                        f"with ({differs}); resume with the same settings"
-                    )
-            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-            journal_fd = os.open(path, flags, 0o644)
-            games_fd = index_fd = -1
-            try:
-                if existing:
-                    os.ftruncate(journal_fd, state.valid_bytes)  # cut a torn last line
-                    records = "".join(report.record for report in state.games.values())
-                    write_atomic(directory / GAMES, records)
-                    size = state.valid_bytes
-                    write_index(directory, [index_line(r, size) for r in state.games.values()])
-                else:
-                    os.ftruncate(journal_fd, 0)  # an empty journal or a torn header
-                    header = {
-                        "type": "tournament",
-                        "version": JOURNAL_VERSION,
-                        "config": dict(config),
-                        "info": dict(info),
-                        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                    }
-                    first = (json.dumps(header) + "\n").encode()
-                    _write_all(journal_fd, first)
-                    os.fsync(journal_fd)
-                    state.config = dict(config)
-                    state.info = dict(info)
-                    (directory / GAMES).write_bytes(b"")
-                    size = len(first)
-                    write_index(directory, [])
-                games_fd = os.open(directory / GAMES, flags, 0o644)
-                index_fd = os.open(directory / INDEX, flags, 0o644)
-                yield cls(directory, state, journal_fd, games_fd, index_fd, size)
-            finally:
-                os.close(journal_fd)
-                for fd in (games_fd, index_fd):
-                    if fd >= 0:
-                        os.close(fd)
-
-    @property
-    def finished(self) -> dict[int, GameReport]:
-        """Finished games by number (those read at start and those added since)."""
-        return self.state.games
-
-    def add(self, report: GameReport) -> None:
-        """Journal one played game: ``write_batch`` then ``note``."""
-        self.write_batch([report])
-        self.note([report])
-
-    def write_batch(self, reports: Sequence[GameReport]) -> None:
-        """Append the reports to the journal in one write and ``fsync`` it once, then
-        append the scored games' records to ``games.tgn``. Only I/O: may run in a
-        worker thread (one call at a time); ``note`` updates the state afterwards.
-
-        A void game is journaled as ``void`` and its record not appended.
-        A failed write or sync (a full disk) raises ``OutputError``: games journaled
-        before are kept; a torn line is cut off, and ``games.tgn`` rebuilt, on resume.
-        """
-        lines = []
-        indexed = []
-        end = self._size
-        for report in reports:
-            entry = report.to_json(timings=False)
-            line = json.dumps({"type": "void" if report.void else "game", **entry}) + "\n"
-            lines.append(line.encode())
-            end += len(lines[-1])
-            if not report.void:
-                indexed.append(index_line(report, end))
-        try:
-            _write_all(self._journal_fd, b"".join(lines))
-            os.fsync(self._journal_fd)
-        except OSError as exc:
-            raise write_failed(self.directory / JOURNAL, exc) from None
-        self._size = end
-        if self._index_fd >= 0:
-            append_index(self._index_fd, indexed)
-        records = "".join(r.record for r in reports if not r.void)
-        if records:
-            try:
-                _write_all(self._games_fd, records.encode())
-            except OSError as exc:
-                raise write_failed(self.directory / GAMES, exc) from None
-
-    def note(self, reports: Sequence[GameReport]) -> None:
-        """Count written reports in the state: scored games are now finished."""
-        for report in reports:
-            if report.void:
-                self.state.voids += 1
-            else:
-                self.state.games[report.number] = report
 
 
 IGNORED_KEYS = frozenset({"concurrency", "workers", "out", "cluster"})

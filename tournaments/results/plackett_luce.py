@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.results.elo import Z95
@@ -87,6 +87,24 @@ def plackett_luce(
     Games with fewer than two ranked entrants are ignored. Returns one ``Rating`` per
     entrant in ``entrants`` order.
     """
+    seen: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+    for names, ranks in games:
+        key = (tuple(names), tuple(ranks))
+        seen[key] = seen.get(key, 0) + 1
+    return counted_plackett_luce(
+        seen, entrants, prior=prior, tolerance=tolerance, max_iterations=max_iterations
+    )
+
+
+def counted_plackett_luce(
+    seen: Mapping[tuple[tuple[str, ...], tuple[int, ...]], int],
+    entrants: Sequence[str],
+    *,
+    prior: float = 1.0,
+    tolerance: float = 1e-10,
+    max_iterations: int = 10_000,
+) -> list[Rating]:
+    """``plackett_luce`` of games given as {(names by seat, ranks): how many games}."""
     index = {name: i for i, name in enumerate(entrants)}
     n = len(entrants)
     counts = [0] * n
@@ -94,15 +112,11 @@ def plackett_luce(
     # Stages aggregated by their set of unplaced entrants: the MM update and the
     # information only depend on the set, so thousands of games cost a few sets.
     sets: dict[tuple[int, ...], float] = {}
-    seen: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
-    for names, ranks in games:
+    for (names, ranks), times in seen.items():
         if len(names) < 2 or len(ranks) != len(names):
             continue
         for name in names:
-            counts[index[name]] += 1
-        key = (tuple(names), tuple(ranks))
-        seen[key] = seen.get(key, 0) + 1
-    for (names, ranks), times in seen.items():
+            counts[index[name]] += times
         for ordering, weight in _orderings(names, ranks):
             ids = [index[name] for name in ordering]
             for i in range(len(ids) - 1):

@@ -97,9 +97,20 @@ def standings(
     points_table: Sequence[float] | None = None,
 ) -> list[Row]:
     """Rows sorted by points, then by name, for games given as (names by seat, outcome)."""
+    return counted_standings(
+        ((names, outcome, 1) for names, outcome in games), entrants, points_table
+    )
+
+
+def counted_standings(
+    games: Iterable[tuple[Sequence[str], Outcome, int]],
+    entrants: Sequence[str],
+    points_table: Sequence[float] | None = None,
+) -> list[Row]:
+    """``standings`` of games given as (names by seat, outcome, how many games ended so)."""
     rows = {name: Row(name) for name in entrants}
     table = tuple(points_table) if points_table is not None else None
-    for names, outcome in games:
+    for names, outcome, n in games:
         ranks = outcome.ranks
         if outcome.termination is Termination.VOID or len(ranks) != len(names):
             continue
@@ -108,20 +119,20 @@ def standings(
             zip(names, _seat_results(tuple(ranks), table), strict=True)
         ):
             row = rows.get(name) or rows.setdefault(name, Row(name))
-            row.games += 1
-            row.points += points
-            row.placements[rank] = row.placements.get(rank, 0) + 1
+            row.games += n
+            row.points += points * n
+            row.placements[rank] = row.placements.get(rank, 0) + n
             if len(outcome.scores) > seat and not (forfeit and outcome.culprit == seat):
-                row.game_points += float(outcome.scores[seat])  # as ``game_points``
+                row.game_points += float(outcome.scores[seat]) * n  # as ``game_points``
             if kind == _WIN:
-                row.wins += 1
+                row.wins += n
             elif kind == _LOSS:
-                row.losses += 1
+                row.losses += n
             else:
-                row.draws += 1
+                row.draws += n
             if forfeit and outcome.culprit == seat:
                 token = outcome.termination.value
-                row.forfeits[token] = row.forfeits.get(token, 0) + 1
+                row.forfeits[token] = row.forfeits.get(token, 0) + n
     return sorted(rows.values(), key=lambda row: (-row.points, row.name))
 
 
@@ -185,13 +196,20 @@ def crosstable(
 
     Games are given as (names by seat, ranks); void games (no ranks) are skipped.
     """
+    return counted_crosstable((names, ranks, 1) for names, ranks in games)
+
+
+def counted_crosstable(
+    games: Iterable[tuple[Sequence[str], Sequence[int], int]],
+) -> Mapping[tuple[str, str], tuple[float, int]]:
+    """``crosstable`` of games given as (names by seat, ranks, how many games ended so)."""
     table: dict[tuple[str, str], tuple[float, int]] = {}
-    for names, ranks in games:
+    for names, ranks, n in games:
         if len(ranks) != len(names):
             continue
         for i, j in itertools.permutations(range(len(names)), 2):
             key = (names[i], names[j])
             points = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
             old = table.get(key, (0.0, 0))
-            table[key] = (old[0] + points, old[1] + 1)
+            table[key] = (old[0] + points * n, old[1] + n)
     return table

@@ -1,7 +1,9 @@
 """The pure summary of a tournament: every number the tables show, from the game reports.
 
 ``summarize(info, games)`` computes standings, the pairwise crosstable, ratings and
-the SPRT from the finished games (void ones ignored), in game-number order;
+the SPRT from the finished games (void ones ignored), in game-number order, by folding
+them into ``tournaments.results.counts.Counts`` (``summarize_counts`` takes such counts
+directly: a million games' tables cost what a few hundred distinct outcomes cost);
 ``summary_json`` gives every number as JSON (``results.json``, with null for an
 infinite Elo or error bar). Nothing here formats text or does I/O: ``tournaments.results.tables``
 lays a ``Summary`` out as tables, ``tournaments.html.report`` as a page.
@@ -21,16 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tournaments.results.counts import Counts
 from tournaments.results.elo import EloEstimate, Pentanomial, elo_pentanomial, elo_wdl
 from tournaments.results.game import GameReport
-from tournaments.results.plackett_luce import Rating, plackett_luce
+from tournaments.results.plackett_luce import Rating, counted_plackett_luce
 from tournaments.results.sprt import Sprt
 from tournaments.results.standings import (
     Row,
-    crosstable,
+    counted_crosstable,
+    counted_standings,
     has_game_points,
-    placement_points,
-    standings,
 )
 
 
@@ -193,43 +195,18 @@ class Summary:
         return self.sprt.decision if self.sprt is not None else None
 
 
-def _pentanomial(a: str, b: str, games: Sequence[GameReport]) -> Pentanomial | None:
-    blocks: dict[int, list[GameReport]] = {}
-    for game in games:
-        blocks.setdefault(game.block, []).append(game)
-    points: list[float] = []
-    for block in blocks.values():
-        if len(block) != 2 or {block[0].seats, block[1].seats} != {(a, b), (b, a)}:
-            continue
-        total = 0.0
-        for game in block:
-            seat = game.seats.index(a)
-            total += placement_points(game.outcome.ranks)[seat]
-        points.append(total)
-    return Pentanomial.from_pair_points(points) if points else None
-
-
-def _wdl(name: str, games: Sequence[GameReport]) -> tuple[int, int, int]:
-    wins = draws = losses = 0
-    for game in games:
-        ranks = game.outcome.ranks
-        mine = ranks[game.seats.index(name)]
-        shared = ranks.count(mine) > 1
-        if mine == 1 and not shared:
-            wins += 1
-        elif mine == len(ranks) and not shared:
-            losses += 1
-        else:
-            draws += 1
-    return wins, draws, losses
-
-
 def summarize(info: EventInfo, games: Sequence[GameReport]) -> Summary:
     """The tables of ``games`` (void games are ignored)."""
-    scored = [g for g in games if not g.void and len(g.outcome.ranks) == len(g.seats)]
-    scored.sort(key=lambda g: g.number)
-    rows = standings(((g.seats, g.outcome) for g in scored), info.names, info.points_table)
-    cross = crosstable((g.seats, g.outcome.ranks) for g in scored)
+    return summarize_counts(info, Counts.of(info.names, info.paired, games))
+
+
+def summarize_counts(info: EventInfo, counts: Counts) -> Summary:
+    """The tables of the games folded into ``counts`` (``tournaments.results.counts``):
+    the same numbers as ``summarize`` of those games, at a cost that does not grow with
+    the number of games."""
+    outcomes = list(counts.outcomes())
+    rows = counted_standings(outcomes, info.names, info.points_table)
+    cross = counted_crosstable((seats, o.ranks, n) for seats, o, n in outcomes)
     entrant_elo: list[EntrantElo] = []
     pairs: list[PairResult] = []
     if info.players == 2:
@@ -246,11 +223,12 @@ def summarize(info: EventInfo, games: Sequence[GameReport]) -> Summary:
         names = list(info.names)
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
-                met = [g for g in scored if set(g.seats) == {a, b}]
-                if not met:
+                met = Counts(counts.names, False)
+                met.games = {k: n for k, n in counts.games.items() if set(k[0]) == {a, b}}
+                if not met.games:
                     continue
-                w, d, l_ = _wdl(a, met)
-                penta = _pentanomial(a, b, met) if info.paired else None
+                w, d, l_ = met.wdl(a)
+                penta = counts.pentanomial(a, b) if info.paired else None
                 pairs.append(
                     PairResult(
                         a,
@@ -263,29 +241,34 @@ def summarize(info: EventInfo, games: Sequence[GameReport]) -> Summary:
                         elo_pentanomial(penta) if penta is not None else None,
                     )
                 )
-    ratings = plackett_luce([(g.seats, g.outcome.ranks) for g in scored], info.names)
+    seen: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+    for seats, outcome, n in outcomes:
+        key = (seats, outcome.ranks)
+        seen[key] = seen.get(key, 0) + n
+    ratings = counted_plackett_luce(seen, info.names)
+    done = sum(n for _s, _o, n in outcomes)
     sprt_status: SprtStatus | None = None
     if info.sprt is not None and len(info.names) == 2:
         a, b = info.names
         sprt = info.sprt
-        penta = _pentanomial(a, b, scored) if info.paired else None
+        penta = counts.pentanomial(a, b) if info.paired else None
         if penta is not None:
             llr = sprt.llr_pentanomial(penta)
         else:
-            w, d, l_ = _wdl(a, scored)
+            w, d, l_ = counts.wdl(a)
             llr = sprt.llr_wdl(w, d, l_)
-        decision = sprt.decision(llr) if scored else None
+        decision = sprt.decision(llr) if done else None
         sprt_status = SprtStatus(sprt, llr, decision, penta is not None)
     return Summary(
         info,
-        len(scored),
+        done,
         tuple(rows),
         cross,
         tuple(entrant_elo),
         tuple(pairs),
         tuple(ratings),
         sprt_status,
-        has_game_points(g.outcome for g in scored),
+        has_game_points(o for _s, o, _n in outcomes),
     )
 
 

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from tournaments.event.plan import Plan
 from tournaments.event.schedule import Fixture, swiss_pairings, swiss_round_fixtures
-from tournaments.play.journal import Journal
+from tournaments.play.event_dir import open_event
+from tournaments.play.writer import Journal
 from tournaments.results.standings import place_points
 
 
@@ -38,7 +39,10 @@ class SwissPhases:
         played: set[frozenset[int]] = set()
         byes: set[int] = set()
         first_seats: dict[int, int] = {}
-        earlier = [r for r in self.journal.finished.values() if r.round < self.round]
+        # Read back from the directory (its index and journal tail): the journal keeps
+        # only counts in memory. Swiss events are small; this runs once per round.
+        results = open_event(self.journal.directory).results()
+        earlier = [r for r in results if r.round < self.round]
         for report in earlier:
             points = place_points(report.outcome.ranks, plan.points_table)
             for entrant, value in zip(report.table, points, strict=True):

@@ -10,14 +10,16 @@ from pathlib import Path
 
 import trio
 
-from tournaments.play.journal import Journal, write_atomic, write_failed
+from tournaments.play.journal import write_atomic, write_failed
+from tournaments.play.writer import Journal
 from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo, summarize
+from tournaments.results.summary import EventInfo, summarize_counts
 from tournaments.results.tables import render
 
 
 class ResultsFile:
-    """``results.json``: rewritten from the journal on demand, at most every so often."""
+    """``results.json``: rewritten from the journal's counts (``Journal.counts``: a cost
+    that does not grow with the games) on demand, at most every so often."""
 
     def __init__(self, path: Path, info: EventInfo, journal: Journal) -> None:
         self.path = path
@@ -32,7 +34,7 @@ class ResultsFile:
         now = time.monotonic()
         if now - self.last < max(every, 10 * self.cost if every else 0.0):
             return
-        summary = summarize(self.info, list(self.journal.finished.values()))
+        summary = summarize_counts(self.info, self.journal.counts)
         try:
             write_atomic(self.path, render(summary, "json"))
         except OSError as exc:  # a full disk: stop cleanly, the journal holds the games

@@ -40,9 +40,12 @@ from pathlib import Path
 import trio
 
 from tournaments.event.plan import Plan
-from tournaments.play.journal import RESULTS, Journal
+from tournaments.play.event_dir import read_event
+from tournaments.play.journal import RESULTS
 from tournaments.play.slot import PlayerFactory
 from tournaments.play.worker import cpu_times
+from tournaments.play.writer import Journal
+from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 from tournaments.runner.phases import phases
@@ -81,8 +84,9 @@ class Progress:
 class RunResult:
     """What a run did."""
 
-    finished: dict[int, GameReport]
-    """Every finished game by number, earlier runs included."""
+    out: Path
+    counts: Counts
+    """The tables' counts of every finished game, earlier runs included."""
     played: list[GameReport] = field(default_factory=list)
     """Games finished by this run, in finishing order."""
     total: int = 0
@@ -102,6 +106,17 @@ class RunResult:
     """CPU seconds of the worker processes over the same span (0 without workers)."""
     cpu_engines: float = 0.0
     """CPU seconds of the engine processes that ended during the run."""
+
+    @property
+    def done(self) -> int:
+        """Finished games, earlier runs included."""
+        return self.counts.done
+
+    @property
+    def finished(self) -> dict[int, GameReport]:
+        """Every finished game by number, earlier runs included, read back from the
+        journal (``read_event``: every record in memory; for tests and small events)."""
+        return {game.number: game for game in read_event(self.out).games}
 
 
 async def run_tournament(
@@ -140,12 +155,12 @@ async def run_tournament(
     total = info.total
     config_json = plan.config.model_dump(mode="json")
     with Journal.open(out, config_json, info.to_json(), resume=resume) as journal:
-        result = RunResult(finished=journal.finished, total=total)
-        tally = Tally(info, journal.finished)
+        result = RunResult(out, journal.counts, total=total)
+        tally = Tally(info, journal.counts)
         result.sprt_decision = tally.sprt_decision()
         results = ResultsFile(out / RESULTS, info, journal)
         results.write()
-        if result.sprt_decision is not None or len(journal.finished) >= total:
+        if result.sprt_decision is not None or journal.done >= total:
             result.complete = True
             return result
         opened = time.perf_counter()
@@ -179,7 +194,7 @@ async def run_tournament(
                     if on_game is not None:
                         leader, points, games = tally.leader()
                         progress = Progress(
-                            done=len(journal.finished),
+                            done=journal.done,
                             total=total,
                             played=len(result.played),
                             elapsed=time.perf_counter() - started,
@@ -193,7 +208,7 @@ async def run_tournament(
                 nursery.start_soon(recorder.run)
                 with stop:
                     for fixtures in phases(plan, journal):
-                        jobs = [plan.job(f) for f in fixtures if f.number not in journal.finished]
+                        jobs = [plan.job(f) for f in fixtures if f.number not in journal.numbers]
                         try:
                             await play_all(jobs, recorder.submit)
                         except Exception:
@@ -210,7 +225,7 @@ async def run_tournament(
             else:
                 result.cpu_engines = cpu_end[1] - cpu_start[1]
             results.write()
-        result.complete = result.sprt_decision is not None or len(journal.finished) >= total
+        result.complete = result.sprt_decision is not None or journal.done >= total
         return result
 
 

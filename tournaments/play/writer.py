@@ -1,0 +1,302 @@
+"""``Journal``: an open output directory that a runner appends finished games to.
+
+The format of the files is ``tournaments.play.journal``'s. Here they are written:
+each batch of games goes to ``journal.jsonl`` in one write and one ``fsync`` (then the
+games count as finished), then their records to ``games.tgn`` and their lines to
+``index.jsonl``. The journal keeps what the runner needs of its games in memory that
+does not grow with them (``numbers``: which games are finished; ``counts``: the
+tables' counts, ``tournaments.results.counts``) and writes them every
+``CHECKPOINT_INTERVAL`` seconds and on close as the checkpoint ``tally.json``
+(``tournaments.play.checkpoint``).
+
+Resuming (``Journal.open(resume=True)``) reads the header line, the checkpoint and the
+index's last line, and then only the journal after what they cover: from the
+checkpoint's ``end`` the games are counted and their records appended to ``games.tgn``
+(cut first to the checkpoint's ``games_end``: a killed run may have appended part of a
+record, or records of games it had not checkpointed yet); from the index's last trusted
+line the games are indexed again. Without a usable checkpoint (none, stale, another
+journal's, or ``games.tgn`` shorter than it says) the whole journal is read that way, one
+line at a time, and ``games.tgn`` rewritten from it. Either way ``games.tgn`` ends up
+holding each finished game's record once, in journal order, and nothing else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import time
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tournaments.play.checkpoint import (
+    Checkpoint,
+    header_digest,
+    read_checkpoint,
+    remove_checkpoint,
+    write_checkpoint,
+)
+from tournaments.play.index import INDEX, append_index, index_line, index_tail, write_index
+from tournaments.play.journal import (
+    GAMES,
+    JOURNAL,
+    JOURNAL_VERSION,
+    JournalError,
+    check_writable,
+    config_difference,
+    hold_lock,
+    iter_entries,
+    read_header,
+    write_all,
+    write_failed,
+)
+from tournaments.results.counts import Counts
+from tournaments.results.game import GameReport
+
+CHECKPOINT_INTERVAL = 2.0
+"""Seconds between checkpoints while games are journaled."""
+CHUNK = 1 << 20
+"""Bytes of records or index lines gathered before a write while resuming."""
+
+
+class Journal:
+    """An open output directory: appends games to ``journal.jsonl`` and ``games.tgn``.
+
+    Use ``with Journal.open(directory, config, info, resume=...) as journal``; the lock
+    is held for the block.
+    """
+
+    def __init__(
+        self,
+        directory: Path,
+        header: bytes,
+        checkpoint: Checkpoint,
+        fds: tuple[int, int, int],
+    ) -> None:
+        self.directory = directory
+        self.digest = header_digest(header)
+        self.counts = checkpoint.counts
+        """The tables' counts of the finished games (updated by ``note``)."""
+        self.numbers = checkpoint.numbers
+        """Numbers of the finished games (``in`` and ``len``)."""
+        self.voids = checkpoint.voids
+        """Void games journaled (each was, or will be, played again)."""
+        self._journal_fd, self._games_fd, self._index_fd = fds
+        self._size = checkpoint.end
+        """The journal's length (the ``end`` of the next index line is past it)."""
+        self._games_size = checkpoint.games_end
+        self._noted = (checkpoint.end, checkpoint.games_end)
+        """(journal end, games.tgn end) after the last game counted by ``note``."""
+        self._pending: deque[tuple[int, int, bool]] = deque()
+        """Per written, not yet noted report: its ends and whether it is new."""
+        self._checkpointed = time.monotonic()
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(
+        cls,
+        directory: Path,
+        config: Mapping[str, Any],
+        info: Mapping[str, Any],
+        *,
+        resume: bool,
+    ) -> Iterator[Journal]:
+        """Start (``resume=False``) or continue a tournament in ``directory``.
+
+        Starting needs a directory without a journal; resuming needs one whose
+        header holds ``config`` (compared as JSON, ignoring ``concurrency``,
+        ``workers``, ``out`` and ``cluster``). The checkpoint is written on close.
+
+        :raises JournalError: a started tournament without ``resume``, a different
+            config, a missing journal on resume, an unreadable journal line before
+            the last, or the lock held elsewhere.
+        """
+        check_writable(directory)
+        with hold_lock(directory):
+            path = directory / JOURNAL
+            # A journal without a complete header line (killed while writing it) holds
+            # no game: it counts as absent, and a fresh start replaces it.
+            header = read_header(path)
+            if header is not None and not resume:
+                raise JournalError(
+                    f"{directory} already holds a tournament: use --resume to continue it, "
+                    "or choose another --out"
+                )
+            if resume and header is None:
+                raise JournalError(f"nothing to resume: {directory} has no {JOURNAL}")
+            if header is not None:
+                differs = config_difference(header[0], config)
+                if differs:
+                    raise JournalError(
+                        f"the configuration differs from the one {directory} was started "
+                        f"with ({differs}); resume with the same settings"
+                    )
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+            counts = Counts(tuple(info["names"]), bool(info.get("paired", False)))
+            journal_fd = os.open(path, flags, 0o644)
+            fds = [journal_fd]
+            try:
+                if header is not None:
+                    first = header[2]
+                    checkpoint = _recover(directory, journal_fd, first, counts)
+                else:
+                    os.ftruncate(journal_fd, 0)  # an empty journal or a torn header
+                    remove_checkpoint(directory)
+                    entry = {
+                        "type": "tournament",
+                        "version": JOURNAL_VERSION,
+                        "config": dict(config),
+                        "info": dict(info),
+                        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                    }
+                    first = (json.dumps(entry) + "\n").encode()
+                    write_all(journal_fd, first)
+                    os.fsync(journal_fd)
+                    (directory / GAMES).write_bytes(b"")
+                    write_index(directory, [])
+                    checkpoint = Checkpoint(counts, len(first))
+                fds.append(os.open(directory / GAMES, flags, 0o644))
+                fds.append(os.open(directory / INDEX, flags, 0o644))
+                journal = cls(directory, first, checkpoint, (fds[0], fds[1], fds[2]))
+                journal.checkpoint()
+                yield journal
+                journal.checkpoint()
+            finally:
+                for fd in fds:
+                    os.close(fd)
+
+    @property
+    def done(self) -> int:
+        """Finished games (those read at start and those noted since)."""
+        return len(self.numbers)
+
+    def add(self, report: GameReport) -> None:
+        """Journal one played game: ``write_batch`` then ``note``."""
+        self.write_batch([report])
+        self.note([report])
+
+    def write_batch(self, reports: Sequence[GameReport]) -> None:
+        """Append the reports to the journal in one write and ``fsync`` it once, then
+        append the new scored games' records to ``games.tgn`` and their index lines.
+        Only I/O: may run in a worker thread (one call at a time); ``note`` must count
+        these reports before the next call.
+
+        A void game is journaled as ``void`` and its record not appended; a game whose
+        number is already finished is journaled (readers keep its first entry) but
+        neither appended nor counted again. A failed write or sync (a full disk) raises
+        ``OutputError``: games journaled before are kept; a torn line is cut off, and
+        ``games.tgn`` mended, on resume.
+        """
+        lines = []
+        indexed = []
+        records = []
+        ends = []
+        end = self._size
+        games_end = self._games_size
+        batch: set[int] = set()
+        for report in reports:
+            entry = report.to_json(timings=False)
+            line = json.dumps({"type": "void" if report.void else "game", **entry}) + "\n"
+            lines.append(line.encode())
+            end += len(lines[-1])
+            new = not report.void and report.number not in self.numbers
+            new = new and report.number not in batch
+            if not report.void:
+                batch.add(report.number)
+                indexed.append(index_line(report, end))
+            if new:
+                records.append(report.record.encode())
+                games_end += len(records[-1])
+            ends.append((end, games_end, new))
+        try:
+            write_all(self._journal_fd, b"".join(lines))
+            os.fsync(self._journal_fd)
+        except OSError as exc:
+            raise write_failed(self.directory / JOURNAL, exc) from None
+        self._size = end
+        if records:
+            try:
+                write_all(self._games_fd, b"".join(records))
+            except OSError as exc:
+                raise write_failed(self.directory / GAMES, exc) from None
+        self._games_size = games_end
+        append_index(self._index_fd, indexed)
+        self._pending.extend(ends)
+
+    def note(self, reports: Sequence[GameReport]) -> None:
+        """Count written reports, in the order written: scored games are now finished."""
+        for report in reports:
+            end, games_end, new = self._pending.popleft()
+            if report.void:
+                self.voids += 1
+            elif new:
+                self.numbers.add(report.number)
+                self.counts.add(report)
+            self._noted = (end, games_end)
+        if time.monotonic() - self._checkpointed >= CHECKPOINT_INTERVAL:
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Write ``tally.json`` for the games noted so far (``play.checkpoint``)."""
+        end, games_end = self._noted
+        state = Checkpoint(self.counts, end, games_end, self.voids, self.numbers)
+        write_checkpoint(self.directory, state, self.digest)
+        self._checkpointed = time.monotonic()
+
+
+def _recover(directory: Path, journal_fd: int, header: bytes, counts: Counts) -> Checkpoint:
+    """Mend the directory of a journal being resumed (see the module docstring) and
+    return the counts of all its games. ``journal_fd``: the journal, open for appending."""
+    path = directory / JOURNAL
+    size = os.fstat(journal_fd).st_size
+    digest = header_digest(header)
+    state = read_checkpoint(directory, digest, size)
+    games = directory / GAMES
+    try:
+        games_size = games.stat().st_size
+    except FileNotFoundError:
+        games_size = -1
+    if state is None or games_size < state.games_end or state.counts.names != counts.names:
+        state = Checkpoint(counts, len(header))
+    indexed, index_length = index_tail(directory, size)
+    if indexed < len(header):
+        indexed, index_length = len(header), 0
+    start = min(state.end, indexed)
+    valid = start
+    with (
+        open(games, "r+b" if games_size >= 0 else "wb") as records,
+        open(directory / INDEX, "r+b" if index_length else "wb") as index,
+    ):
+        records.truncate(state.games_end)
+        records.seek(state.games_end)
+        index.truncate(index_length)
+        index.seek(index_length)
+        out_records: list[bytes] = []
+        out_index: list[str] = []
+        held = 0
+        for kind, value, end in iter_entries(path, start=start):
+            valid = end
+            if kind == "void" and end > state.end:
+                state.voids += 1
+            if kind != "game":
+                continue
+            if end > indexed:
+                out_index.append(index_line(value, end))
+                held += 80
+            if state.numbers.add(value.number):
+                state.counts.add(value)
+                out_records.append(value.record.encode())
+                held += len(out_records[-1])
+            if held >= CHUNK:
+                records.write(b"".join(out_records))
+                index.write("".join(line + "\n" for line in out_index).encode())
+                out_records, out_index, held = [], [], 0
+        records.write(b"".join(out_records))
+        index.write("".join(line + "\n" for line in out_index).encode())
+        state.games_end = records.tell()
+    state.end = max(valid, state.end)
+    os.ftruncate(journal_fd, state.end)  # cut a torn last line
+    return state
