@@ -6,5 +6,6 @@
 append-only, crash-safe log of finished games (its format and readers), ``writer`` appends
 to it and resumes it, ``index`` and ``checkpoint`` (with ``numbers``) keep what the tables
 need beside it, and ``event_dir`` reads an event directory back; ``fdlimit`` sizes the
-open-file limit; ``errors`` what the runner and the cluster share. New ways of running engines or storing per-game output go here.
+open-file limit; ``errors`` what the runner and the cluster share. New ways of running
+engines or storing per-game output go here.
 """
