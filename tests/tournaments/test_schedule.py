@@ -240,3 +240,32 @@ def test_swiss_pairs_leaders_together_and_avoids_rematches() -> None:
     assert seated.pairs == ((1, 0),)
     # Deterministic.
     assert swiss_pairings(6, scores, set(), set()) == first
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"entrants": 4},
+        {"entrants": 5, "rounds": 3, "games_per_encounter": 3},
+        {"entrants": 3, "games": 7},
+        {"entrants": 5, "format": "gauntlet", "challengers": 2, "rounds": 2},
+        {"entrants": 5, "players": 3, "game": "triablo", "seat_order": "cyclic"},
+        {"entrants": 4, "players": 3, "game": "triablo", "games": 10},
+        {"entrants": 5, "format": "swiss", "rounds": 3},
+    ],
+)
+def test_a_plan_counts_its_games_without_building_them(settings: dict[str, object]) -> None:
+    from tournaments.event.config import parse_config
+    from tournaments.event.plan import Plan
+
+    config = {
+        "game": "trike",
+        **settings,
+        "entrants": [{"command": f"random --seed {i}"} for i in range(int(settings["entrants"]))],  # type: ignore[call-overload]
+    }
+    plan = Plan.from_config(parse_config(config, "test"), "test")
+    if plan.swiss:
+        assert plan.total() == 3 * 2 * 2
+    else:
+        assert plan.total() == len(plan.static_fixtures())
+        assert plan.static_fixtures(limit=2) == plan.static_fixtures()[:2]

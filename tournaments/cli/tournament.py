@@ -83,9 +83,9 @@ def build_config(
         return load_config(config_path, overrides), str(config_path)
     if resume_dir is not None:
         try:
-            header = read_header(resume_dir / JOURNAL)
-        except (JournalError, OSError):
-            header = None
+            header = read_header(resume_dir / JOURNAL)  # JournalError: one line as it is
+        except OSError as exc:
+            raise ConfigError(f"cannot read {resume_dir}: {exc.strerror or exc}") from None
         if header is None:
             raise ConfigError(f"nothing to resume: {resume_dir} holds no tournament")
         data = dict(header[0])

@@ -30,7 +30,6 @@ from tournaments.event.schedule import (
     gauntlet_encounters,
     round_robin_encounters,
     static_schedule,
-    swiss_total,
 )
 from tournaments.results.sprt import Sprt
 
@@ -238,7 +237,7 @@ class Plan:
         plan = cls(config, game, players, entrants, tc, opening_book, sprt)
         if not plan.swiss:
             try:
-                plan.static_fixtures()
+                plan.static_fixtures(limit=1)  # the checks, without the whole schedule
             except ValueError as exc:
                 raise ConfigError(f"{source}: format: {exc}") from None
         try:
@@ -247,8 +246,8 @@ class Plan:
             raise ConfigError(f"{source}: openings.plies: {exc}") from None
         return plan
 
-    def static_fixtures(self) -> list[Fixture]:
-        """Every fixture of a round-robin or gauntlet schedule.
+    def static_fixtures(self, limit: int | None = None) -> list[Fixture]:
+        """Every fixture of a round-robin or gauntlet schedule (``limit``: the first few).
 
         :raises ValueError: a schedule that cannot be made.
         """
@@ -265,13 +264,13 @@ class Plan:
             games_per_encounter=self.games_per_encounter,
             seat_order=config.seat_order,
             total_games=config.games,
+            limit=limit,
         )
 
     def total(self) -> int:
         """Games in the whole tournament (before any SPRT stop)."""
-        if self.swiss:
-            return swiss_total(len(self.entrants), self.config.rounds, self.games_per_encounter)
-        return len(self.static_fixtures())
+        # Counted, not built: a million fixtures take seconds to make.
+        return _scheduled_games(self.config, self.players)
 
     def game_seed(self, number: int) -> int:
         """The seed of game ``number``: derived from the tournament seed and the number."""

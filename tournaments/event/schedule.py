@@ -170,11 +170,13 @@ def static_schedule(
     games_per_encounter: int | None = None,
     seat_order: str = "all",
     total_games: int | None = None,
+    limit: int | None = None,
 ) -> list[Fixture]:
     """Every fixture of a round-robin or gauntlet tournament, in playing order.
 
     ``games_per_encounter`` defaults to one block. With ``total_games`` the schedule
     is repeated until that many games and cut there (``rounds`` is then ignored).
+    ``limit``: only the first ``limit`` fixtures (checking a big schedule cheaply).
 
     :raises ValueError: non-positive counts.
     """
@@ -200,6 +202,8 @@ def static_schedule(
             number += per
             block += blocks_per_encounter(per, len(arrangements))
             encounter_no += 1
+        if limit is not None and len(fixtures) >= limit:
+            return fixtures[:limit]
         if total_games is not None:
             if len(fixtures) >= total_games:
                 return fixtures[:total_games]
