@@ -229,3 +229,14 @@ def test_three_players_and_points_table(tmp_path: Path) -> None:
     assert "<table>" in render(summary, "html")
     data = json.loads(render(summary, "json"))
     assert len(data["ratings"]) == 3 and data["crosstable"]
+
+
+def test_without_keep_played_a_run_holds_counts_not_reports(tmp_path: Path) -> None:
+    plan = make_plan(rounds=1)
+    seen: list[int] = []
+    result = run(
+        plan, tmp_path / "t", keep_played=False, on_game=lambda r, p: seen.append(p.played)
+    )
+    assert result.played == [] and result.played_count == plan.total() == result.done
+    assert seen == list(range(1, plan.total() + 1))
+    assert len(result.finished) == plan.total()  # read back from the journal

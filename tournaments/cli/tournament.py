@@ -252,7 +252,12 @@ def tournament_command(
                 typer.echo(line, err=True)
             result: RunResult = run_until_signalled(
                 lambda: run_tournament(
-                    plan, directory, resume=resume, on_game=on_game, live=live_address is not None
+                    plan,
+                    directory,
+                    resume=resume,
+                    on_game=on_game,
+                    live=live_address is not None,
+                    keep_played=False,
                 )
             )
     except WorkerError as exc:  # a bug or a killed worker: one line, and how to go on

@@ -88,7 +88,9 @@ class RunResult:
     counts: Counts
     """The tables' counts of every finished game, earlier runs included."""
     played: list[GameReport] = field(default_factory=list)
-    """Games finished by this run, in finishing order."""
+    """Games finished by this run, in finishing order (empty unless ``keep_played``)."""
+    played_count: int = 0
+    """Games finished by this run."""
     total: int = 0
     complete: bool = False
     """Every game is finished, or the SPRT decided."""
@@ -129,8 +131,13 @@ async def run_tournament(
     on_game: Callable[[GameReport, Progress], None] | None = None,
     factory: PlayerFactory | None = None,
     live: bool = False,
+    keep_played: bool = True,
 ) -> RunResult:
     """Run (or with ``resume`` continue) ``plan`` with its output in ``out``.
+
+    ``keep_played``: keep this run's reports in ``RunResult.played`` (records and
+    timings: about 2 kB a game; the ``tournament`` command keeps none, so its memory does
+    not grow with the games).
 
     ``live``: each game in play is published in ``out/live/`` for ``referee serve``
     (``tournaments.play.live_feed``).
@@ -183,7 +190,9 @@ async def run_tournament(
                     if report.void:
                         result.voids += 1
                         return
-                    result.played.append(report)
+                    result.played_count += 1
+                    if keep_played:
+                        result.played.append(report)
                     tally.add(report)
                     if not plays_here:  # the runner's loop plays no game: it may take its time
                         results.write(every=RESULTS_INTERVAL)
@@ -196,7 +205,7 @@ async def run_tournament(
                         progress = Progress(
                             done=journal.done,
                             total=total,
-                            played=len(result.played),
+                            played=result.played_count,
                             elapsed=time.perf_counter() - started,
                             leader=leader,
                             leader_points=points,
