@@ -151,3 +151,35 @@ def test_an_illegal_move_in_a_feed_is_shown_not_raised(tmp_path: Path) -> None:
     )
     board = [u for u in EventWatcher(tmp_path).poll() if u.event == "board"]
     assert board and "move 1" in board[0].data["html"]
+
+
+def test_a_big_journal_is_not_read_whole_and_any_game_still_opens(
+    event: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.live import watch as watch_module
+
+    directory = tmp_path / "event"
+    shutil.copytree(event, directory)
+    journal = (directory / "journal.jsonl").read_bytes()
+    last_two = sum(len(line) + 1 for line in journal.splitlines()[-2:])
+    # As if the journal were huge: the first poll reads only the end (the last two games
+    # and part of a third, whose torn first line is skipped).
+    monkeypatch.setattr(watch_module, "INITIAL_TAIL", last_two + 40)
+    watcher = EventWatcher(directory)
+    listed = [u.data["number"] for u in watcher.poll() if u.event == "finished"]
+    games = read_journal(directory).games
+    assert listed == list(games)[-2:]
+    for number, report in games.items():  # listed or not, each opens with its record
+        opened = watcher.game(number)
+        assert opened is not None and opened.record == report.record
+    assert watcher.game(999) is None
+
+
+def test_line_start_finds_a_line_from_its_end(tmp_path: Path) -> None:
+    from tournaments.play.index import line_start
+
+    path = tmp_path / "j"
+    lines = [b"header", b"x" * 200_000, b"short", b""]
+    path.write_bytes(b"\n".join(lines))
+    ends = [7, 7 + 200_001, 7 + 200_001 + 6]
+    assert [line_start(path, end) for end in ends] == [0, 7, 7 + 200_001]

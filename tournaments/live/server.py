@@ -153,7 +153,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/events":
             self._events()
         elif (match := _GAME.fullmatch(path)) is not None:
-            report = self.server.hub.watcher.finished.get(int(match.group(1)))
+            report = self.server.hub.watcher.game(int(match.group(1)))
             if report is None:
                 self._send(HTTPStatus.NOT_FOUND, b"no such finished game\n")
             else:

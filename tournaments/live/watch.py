@@ -1,7 +1,8 @@
 """What the live page shows, read from an event directory: ``EventWatcher.poll``.
 
 Each poll reads only what changed: the journal's size and time stamp decide whether the
-tables and the list of finished games are recomputed (at most once per
+tables (from the runner's counts: ``EventStream.counts``) and the list of finished games
+(the journal's new lines; the newest ``FINISHED_SHOWN``) are recomputed (at most once per
 ``TABLES_INTERVAL`` seconds), and each game in play's live file is read from where the
 last poll stopped (``play.live_feed.read_feed``). A poll returns ``Update``s, each one
 Server-Sent Event: ``standings`` (the tables' HTML), ``finished`` (one line per newly
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,17 +27,24 @@ from referee.pictures import position_svg
 from referee.registry import make_game
 from referee.results import result_text
 from tournaments.html.page import esc
-from tournaments.play.event_dir import read_event
+from tournaments.play.event_dir import open_event
+from tournaments.play.index import find_game_end, line_start
 from tournaments.play.journal import JOURNAL, JournalError
 from tournaments.play.live_feed import LIVE_DIR, read_feed
 from tournaments.results.game import GameReport
-from tournaments.results.summary import summarize
+from tournaments.results.summary import summarize_counts
 from tournaments.results.tables import render
 
 TABLES_INTERVAL = 1.0
 """Seconds between two recomputations of the tables while games keep finishing."""
 MOVES_SHOWN = 12
 """Moves listed under a board in play (the last ones)."""
+FINISHED_SHOWN = 2000
+"""Finished games listed on the page (the newest); any other opens by its number."""
+INITIAL_TAIL = 2 << 20
+"""Bytes of the journal's end read for the list when the watcher starts."""
+READ_LIMIT = 16 << 20
+"""Bytes of new journal read per poll at most (a big backlog is caught up over polls)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +78,9 @@ class EventWatcher:
         self.directory = directory
         self.journal_stamp: tuple[int, int] | None = None
         self.tables_at = -float("inf")
-        self.finished: dict[int, GameReport] = {}
+        self.finished: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        """The listed finished games (the newest ``FINISHED_SHOWN``): their lines' byte spans."""
+        self.journal_offset = 0
         self.in_play: dict[str, _InPlay] = {}
         self.snapshot: dict[str, Update] = {}
         """The latest update per key: what a newly connected page is sent first."""
@@ -92,8 +103,9 @@ class EventWatcher:
         return updates
 
     def _poll_tables(self) -> list[Update]:
+        path = self.directory / JOURNAL
         try:
-            st = os.stat(self.directory / JOURNAL)
+            st = os.stat(path)
         except OSError:
             return self._status("waiting for the event to start")
         stamp = (st.st_size, st.st_mtime_ns)
@@ -101,23 +113,73 @@ class EventWatcher:
         if stamp == self.journal_stamp or now - self.tables_at < TABLES_INTERVAL:
             return []
         try:
-            event = read_event(self.directory)
-        except JournalError as exc:
+            event = open_event(self.directory)
+            summary = summarize_counts(event.info, event.counts())
+            finished = self._read_finished(path, st.st_size)
+        except (JournalError, OSError) as exc:
             return self._status(str(exc))
         self.journal_stamp, self.tables_at = stamp, now
         self.event_name = event.info.event
-        summary = summarize(event.info, list(event.games))
         updates = [Update("standings", {"html": render(summary, "html"), "done": summary.done})]
-        for report in event.games:
-            if report.number not in self.finished:
-                self.finished[report.number] = report
-                updates.append(Update("finished", _finished_line(event.info.game, report)))
+        for report, where in finished:
+            if report.number in self.finished:
+                continue
+            self.finished[report.number] = where
+            updates.append(Update("finished", _finished_line(event.info.game, report)))
+            while len(self.finished) > FINISHED_SHOWN:  # the page lists the newest only
+                old, _ = self.finished.popitem(last=False)
+                self.snapshot.pop(f"finished-{old}", None)
         self.complete = summary.sprt_decision is not None or summary.done >= event.info.total
         state = "finished" if self.complete else "running"
         updates += self._status(
             f"{event.info.event}: {summary.done} of {event.info.total} games, {state}"
         )
         return updates
+
+    def _read_finished(self, path: Path, size: int) -> list[tuple[GameReport, tuple[int, int]]]:
+        """The games journaled since the last poll, with each line's byte span. The first
+        poll (or one after the journal was cut by a resume) starts ``INITIAL_TAIL`` bytes
+        before the end: the page lists the newest games, and a million-game journal is
+        never read whole."""
+        if self.journal_offset == 0 or size < self.journal_offset:
+            self.journal_offset = max(0, size - INITIAL_TAIL)
+            skip_partial = self.journal_offset > 0
+        else:
+            skip_partial = False
+        found: list[tuple[GameReport, tuple[int, int]]] = []
+        with path.open("rb") as journal:
+            journal.seek(self.journal_offset)
+            data = journal.read(min(size - self.journal_offset, READ_LIMIT))
+        start = self.journal_offset
+        lines = data.split(b"\n")
+        for i, raw in enumerate(lines[:-1]):  # the last piece is torn or empty
+            end = start + len(raw) + 1
+            if not (skip_partial and i == 0):
+                report = _game_of(raw)
+                if report is not None:
+                    found.append((report, (start, end)))
+            start = end
+        self.journal_offset = start
+        return found
+
+    def game(self, number: int) -> GameReport | None:
+        """Finished game ``number`` with its record (for ``/game/N``): one of the listed
+        games, or found through the index (``play.index``) and read from the journal."""
+        path = self.directory / JOURNAL
+        where = self.finished.get(number)
+        try:
+            if where is None:
+                end = find_game_end(self.directory, number)
+                if end is None:
+                    return None
+                where = (line_start(path, end), end)
+            with path.open("rb") as journal:
+                journal.seek(where[0])
+                raw = journal.read(where[1] - where[0])
+        except OSError:
+            return None
+        report = _game_of(raw)
+        return report if report is not None and report.number == number else None
 
     def _status(self, text: str) -> list[Update]:
         update = Update("status", {"text": text, "complete": self.complete})
@@ -232,6 +294,17 @@ def _board(playing: _InPlay) -> dict[str, Any]:
         "last": str(last["move"]) if last else None,
         "html": html,
     }
+
+
+def _game_of(raw: bytes) -> GameReport | None:
+    """The scored game of one journal line, or None (a header, a void, a bad line)."""
+    try:
+        entry = json.loads(raw)
+        if not isinstance(entry, dict) or entry.get("type") != "game":
+            return None
+        return GameReport.from_json(entry)
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _item(value: object) -> str:

@@ -145,3 +145,45 @@ def index_tail(directory: Path, journal_size: int) -> tuple[int, int]:
 
 TAIL_BYTES = 1 << 16
 """How much of the index's end ``index_tail`` reads."""
+
+
+def find_game_end(directory: Path, number: int) -> int | None:
+    """The journal offset just after game ``number``'s line, from the index (its first
+    entry), or None. Reads the index line by line (a rare look-up: the live view's
+    ``/game/N`` for a game no longer listed)."""
+    comma = b","
+    try:
+        with (directory / INDEX).open("rb") as lines:
+            for raw in lines:
+                # ``[end,number,…``: the two numbers before the second comma, not the
+                # whole line through json (a million lines would take seconds).
+                head = raw[1 : raw.find(comma, raw.find(comma) + 1)]
+                try:
+                    end, found = (int(x) for x in head.split(b","))
+                except ValueError:
+                    continue
+                if found == number:
+                    return end
+    except OSError:
+        return None
+    return None
+
+
+def line_start(path: Path, end: int, *, limit: int = 64 << 20) -> int:
+    """Where the journal line that ends at ``end`` (just after its newline) starts.
+
+    :raises OSError: unreadable, or no line start within ``limit`` bytes.
+    """
+    position = end - 1  # the line's own newline
+    with path.open("rb") as journal:
+        while position > 0:
+            step = min(1 << 16, position)
+            journal.seek(position - step)
+            chunk = journal.read(step)
+            newline = chunk.rfind(b"\n")
+            if newline >= 0:
+                return position - step + newline + 1
+            position -= step
+            if end - position > limit:
+                raise OSError(f"no line start within {limit} bytes before {end}")
+    return 0
