@@ -17,7 +17,15 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("protocol", "referee", "bots", "tournaments")
 """The top-level packages, lowest layer first."""
 TOURNAMENT_ROOMS = (
-    "results", "event", "play", "cluster", "runner", "html", "live", "bench", "cli",
+    "results",
+    "event",
+    "play",
+    "cluster",
+    "runner",
+    "html",
+    "live",
+    "bench",
+    "cli",
 )
 """``tournaments``' sub-packages, lowest first (as its ``__init__`` docstring lists them)."""
 MAX_MODULES_PER_FOLDER = 15

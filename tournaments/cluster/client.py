@@ -36,7 +36,7 @@ import math
 import threading
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -164,12 +164,23 @@ class ClusterGames:
 
     # --- in trio ----------------------------------------------------------------------
 
-    async def play_all(self, jobs: Sequence[Job], submit: Callable[[GameReport], None]) -> None:
+    async def play_all(
+        self,
+        jobs: Iterable[Job],
+        submit: Callable[[GameReport], None],
+        ready: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         """Play ``jobs`` on the cluster; hand each game's report to ``submit`` once.
+
+        The phase's jobs are all submitted to the scheduler at once, so they are held
+        whole here (unlike the local slots, which take them one by one), and ``ready``
+        (the recorder's backlog) is not waited for: the reports come as the cluster
+        plays them.
 
         :raises ClusterError: the scheduler is lost, a task fails, or a game is lost twice.
         :raises tournaments.play.errors.TournamentError: a game stays void.
         """
+        jobs = list(jobs)
         if not jobs:
             return
         phase = _Phase(pending={j.number for j in jobs}, jobs={j.number: j for j in jobs})

@@ -8,7 +8,9 @@ naming the key. ``Plan.slot_setup`` and ``Plan.job`` give what game slots need
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -28,8 +30,8 @@ from tournaments.event.schedule import (
     Fixture,
     block_size,
     gauntlet_encounters,
+    iter_static_schedule,
     round_robin_encounters,
-    static_schedule,
 )
 from tournaments.results.sprt import Sprt
 
@@ -251,20 +253,28 @@ class Plan:
 
         :raises ValueError: a schedule that cannot be made.
         """
+        fixtures = self.iter_static_fixtures()
+        return list(fixtures if limit is None else itertools.islice(fixtures, limit))
+
+    def iter_static_fixtures(self) -> Iterator[Fixture]:
+        """The fixtures of ``static_fixtures``, made as they are taken (a runner plays a
+        million-game schedule without holding it).
+
+        :raises ValueError: a schedule that cannot be made (at once).
+        """
         config = self.config
         n = len(self.entrants)
         if config.format == "gauntlet":
             encounters = gauntlet_encounters(n, self.players, config.challengers)
         else:
             encounters = round_robin_encounters(n, self.players)
-        return static_schedule(
+        return iter_static_schedule(
             encounters,
             players=self.players,
             rounds=config.rounds,
             games_per_encounter=self.games_per_encounter,
             seat_order=config.seat_order,
             total_games=config.games,
-            limit=limit,
         )
 
     def total(self) -> int:

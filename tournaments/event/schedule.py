@@ -32,7 +32,7 @@ round short (choose a multiple of the block size to keep seats balanced).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 Table = tuple[int, ...]
@@ -142,19 +142,31 @@ def encounter_fixtures(
     arrangements: Sequence[Table],
 ) -> list[Fixture]:
     """The ``games`` fixtures of one encounter, arrangements in order, a block per cycle."""
-    fixtures = []
+    return list(
+        _encounter_fixtures(
+            encounter, round_no, encounter_no, first_number, first_block, games, arrangements
+        )
+    )
+
+
+def _encounter_fixtures(
+    encounter: Table,
+    round_no: int,
+    encounter_no: int,
+    first_number: int,
+    first_block: int,
+    games: int,
+    arrangements: Sequence[Table],
+) -> Iterator[Fixture]:
     for g in range(games):
         arrangement = arrangements[g % len(arrangements)]
-        fixtures.append(
-            Fixture(
-                number=first_number + g,
-                round=round_no,
-                encounter=encounter_no,
-                block=first_block + g // len(arrangements),
-                table=tuple(encounter[i] for i in arrangement),
-            )
+        yield Fixture(
+            number=first_number + g,
+            round=round_no,
+            encounter=encounter_no,
+            block=first_block + g // len(arrangements),
+            table=tuple(encounter[i] for i in arrangement),
         )
-    return fixtures
 
 
 def blocks_per_encounter(games: int, arrangements: int) -> int:
@@ -172,43 +184,66 @@ def static_schedule(
     total_games: int | None = None,
     limit: int | None = None,
 ) -> list[Fixture]:
-    """Every fixture of a round-robin or gauntlet tournament, in playing order.
+    """Every fixture of a round-robin or gauntlet tournament, in playing order, as a list
+    (``iter_static_schedule``, whose arguments these are, made whole).
 
-    ``games_per_encounter`` defaults to one block. With ``total_games`` the schedule
-    is repeated until that many games and cut there (``rounds`` is then ignored).
     ``limit``: only the first ``limit`` fixtures (checking a big schedule cheaply).
 
     :raises ValueError: non-positive counts.
+    """
+    fixtures = iter_static_schedule(
+        encounters,
+        players=players,
+        rounds=rounds,
+        games_per_encounter=games_per_encounter,
+        seat_order=seat_order,
+        total_games=total_games,
+    )
+    return list(fixtures if limit is None else itertools.islice(fixtures, limit))
+
+
+def iter_static_schedule(
+    encounters: Sequence[Table],
+    *,
+    players: int,
+    rounds: int = 1,
+    games_per_encounter: int | None = None,
+    seat_order: str = "all",
+    total_games: int | None = None,
+) -> Iterator[Fixture]:
+    """Every fixture of a round-robin or gauntlet tournament, in playing order, made as
+    they are taken: a million-game schedule is never held whole.
+
+    ``games_per_encounter`` defaults to one block. With ``total_games`` the schedule
+    is repeated until that many games and cut there (``rounds`` is then ignored).
+
+    :raises ValueError: non-positive counts (at once, not when iterated).
     """
     arrangements = seat_arrangements(players, seat_order)
     per = games_per_encounter if games_per_encounter is not None else len(arrangements)
     if per < 1 or rounds < 1 or (total_games is not None and total_games < 1):
         raise ValueError("rounds, games and games per encounter must be positive")
+    fixtures = _repeated_rounds(encounters, per, arrangements)
+    if total_games is not None:
+        return itertools.islice(fixtures, total_games)
+    return itertools.takewhile(lambda fixture: fixture.round <= rounds, fixtures)
+
+
+def _repeated_rounds(
+    encounters: Sequence[Table], per: int, arrangements: Sequence[Table]
+) -> Iterator[Fixture]:
+    """Round after round of ``encounters``, ``per`` games each, without end."""
     if not encounters:
-        return []
-    fixtures: list[Fixture] = []
+        return
     number, block, encounter_no, round_no = 1, 0, 1, 1
     while True:
         for encounter in encounters:
-            fixtures += encounter_fixtures(
-                encounter,
-                round_no=round_no,
-                encounter_no=encounter_no,
-                first_number=number,
-                first_block=block,
-                games=per,
-                arrangements=arrangements,
+            yield from _encounter_fixtures(
+                encounter, round_no, encounter_no, number, block, per, arrangements
             )
             number += per
             block += blocks_per_encounter(per, len(arrangements))
             encounter_no += 1
-        if limit is not None and len(fixtures) >= limit:
-            return fixtures[:limit]
-        if total_games is not None:
-            if len(fixtures) >= total_games:
-                return fixtures[:total_games]
-        elif round_no >= rounds:
-            return fixtures
         round_no += 1
 
 

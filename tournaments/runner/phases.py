@@ -1,4 +1,5 @@
-"""The phases of a run: all fixtures at once, or Swiss rounds paired one by one."""
+"""The phases of a run: all fixtures in one (made as they are played), or Swiss rounds
+paired one by one."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from tournaments.play.writer import Journal
 from tournaments.results.standings import place_points
 
 
-def phases(plan: Plan, journal: Journal) -> Iterable[list[Fixture]]:
+def phases(plan: Plan, journal: Journal) -> Iterable[Iterable[Fixture]]:
     if not plan.swiss:
-        return [plan.static_fixtures()]
+        return [plan.iter_static_fixtures()]
     return SwissPhases(plan, journal)
 
 

@@ -43,6 +43,10 @@ class ResultsFile:
         self.cost = self.last - now
 
 
+BACKLOG = 64
+"""Reports submitted but not yet recorded before the slots wait (``Recorder.ready``)."""
+
+
 class Recorder:
     """Journals game reports off the game slots' path, syncing them in groups.
 
@@ -65,6 +69,16 @@ class Recorder:
         self.submitted = 0
         self.recorded = 0
         self.progress = trio.Event()
+
+    async def ready(self) -> None:
+        """Return once fewer than ``BACKLOG`` submitted reports wait to be recorded.
+
+        The game slots wait here before each new game: with games faster than the
+        disk's syncs (or in-process players that keep this thread busy) the queue would
+        otherwise grow without bound, and an SPRT would decide hundreds of games late.
+        """
+        while self.submitted - self.recorded >= BACKLOG:
+            await self.progress.wait()
 
     def submit(self, report: GameReport) -> None:
         self.submitted += 1

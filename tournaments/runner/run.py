@@ -217,9 +217,9 @@ async def run_tournament(
                 nursery.start_soon(recorder.run)
                 with stop:
                     for fixtures in phases(plan, journal):
-                        jobs = [plan.job(f) for f in fixtures if f.number not in journal.numbers]
+                        jobs = (plan.job(f) for f in fixtures if f.number not in journal.numbers)
                         try:
-                            await play_all(jobs, recorder.submit)
+                            await play_all(jobs, recorder.submit, recorder.ready)
                         except Exception:
                             await recorder.flush()  # journal the games that did finish
                             raise

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -69,7 +69,9 @@ async def open_slots(
         yield local
 
 
-PlayAll = Callable[[Sequence[Job], Callable[[GameReport], None]], Awaitable[None]]
+Ready = Callable[[], Awaitable[None]]
+"""Returns when the next job may be handed out (the recorder's backlog has room)."""
+PlayAll = Callable[[Iterable[Job], Callable[[GameReport], None], Ready], Awaitable[None]]
 """Plays jobs, handing each report to the callback (void ones too)."""
 
 
@@ -103,12 +105,15 @@ async def open_games(
 
 
 async def play_all(
-    slots: Sequence[GameSlot], jobs: Sequence[Job], submit: Callable[[GameReport], None]
+    slots: Sequence[GameSlot],
+    jobs: Iterable[Job],
+    submit: Callable[[GameReport], None],
+    ready: Ready,
 ) -> None:
     """Play ``jobs`` on the slots (each slot takes the next job when free; a slot with
-    a ``depth`` of 2 holds a second job in its queue)."""
-    if not jobs:
-        return
+    a ``depth`` of 2 holds a second job in its queue). ``jobs`` is taken one at a time,
+    as slots come free, and only once ``ready`` returns: a generator of a million jobs
+    is never held whole, and reports never pile up faster than they are recorded."""
     send, receive = trio.open_memory_channel[Job](0)
 
     async def drive(slot: GameSlot, queue: trio.MemoryReceiveChannel[Job]) -> None:
@@ -132,4 +137,5 @@ async def play_all(
         receive.close()
         async with send:
             for job in jobs:
+                await ready()
                 await send.send(job)
