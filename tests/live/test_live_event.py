@@ -50,23 +50,38 @@ def _finished_numbers(stream: bytes) -> set[int]:
 def test_a_hundred_viewers_each_see_every_finished_game(tmp_path: Path) -> None:
     out = tmp_path / "event"
     streams: list[bytes] = [b""] * 100
+    connected = threading.Semaphore(0)
+    # The random entrant waits for this file before it starts, so the event cannot end
+    # before every viewer is connected (on a loaded machine 40 fast games could).
+    go = tmp_path / "go"
+    gated = tmp_path / "gated-random.sh"
+    gated.write_text(
+        f'#!/bin/sh\nwhile [ ! -e "{go}" ]; do sleep 0.02; done\n'
+        f'exec "{sys.executable}" -m bots random\n'
+    )
+    gated.chmod(0o755)
 
     def viewer(i: int) -> None:
         with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
             s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            data = b""
+            data = s.recv(65536)  # the response's head: the server has taken this viewer
+            connected.release()
             while chunk := s.recv(65536):  # the server closes the stream when it stops
                 data += chunk
             streams[i] = data
 
     threads = [threading.Thread(target=viewer, args=(i,)) for i in range(100)]
-    args = ("-e", "random", "-e", "greedy", "--games", "40", "--tc", "5+0.05", "--concurrency", "2")
-    with _tournament(out, *args) as (proc, _, port):
+    args = ("-e", f"random={gated}", "-e", "greedy", "--games", "40", "--tc", "5+0.05")
+    with _tournament(out, *args, "--concurrency", "2") as (proc, _, port):
         try:
             for thread in threads:
                 thread.start()
+            for _ in threads:
+                assert connected.acquire(timeout=60), "a viewer could not connect"
+            go.touch()
             assert proc.wait(timeout=240) == 0
         finally:
+            go.touch()
             for thread in threads:
                 thread.join(timeout=30)
     games = set(read_journal(out).games)

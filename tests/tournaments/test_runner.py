@@ -15,9 +15,10 @@ import pytest
 import trio
 
 from protocol.errors import EngineStartError
+from protocol.messages import GameOver
 from protocol.spec import EngineSpec
 from referee.adjudicate_stream import adjudicate_file
-from referee.players import Player
+from referee.players import GameSetup, MoveRequest, Player, PlayerReply
 from referee.record.stream import read_records
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import parse_config
@@ -97,13 +98,38 @@ def test_interrupted_then_resumed_plays_exactly_the_same_games(tmp_path: Path) -
     class Stop(Exception):
         pass
 
-    def stop_after_five(report: GameReport, progress: Progress) -> None:
-        if progress.played >= 5:
-            raise Stop
+    inner = bot_factory()
+    started: list[int] = []
+
+    class Stopping:
+        """A player that crashes the run when the seventh game starts: a stop on the
+        game slots' side (in-process players finish games faster than the journal
+        records them, so a stop on the journal's side could come when all are recorded)."""
+
+        def __init__(self, player: Player) -> None:
+            self.player = player
+            self.name = player.name
+
+        async def start_game(self, setup: GameSetup) -> None:
+            started.append(setup.seat)
+            if len(started) > 12:
+                raise Stop
+            await self.player.start_game(setup)
+
+        async def choose_move(self, request: MoveRequest) -> PlayerReply:
+            return await self.player.choose_move(request)
+
+        async def game_over(self, over: GameOver) -> None:
+            await self.player.game_over(over)
+
+    @contextlib.asynccontextmanager
+    async def stopping(spec: EngineSpec, sink: TranscriptSink) -> AsyncIterator[Player]:
+        async with inner(spec, sink) as player:
+            yield Stopping(player)
 
     broken = tmp_path / "broken"
     with pytest.raises(BaseException) as info:
-        run(plan, broken, on_game=stop_after_five)
+        run(plan, broken, factory=stopping)
     assert info.group_contains(Stop) if isinstance(info.value, BaseExceptionGroup) else True
     done = read_journal(broken).games
     assert 5 <= len(done) < plan.total()
