@@ -18,10 +18,8 @@ row is ``a8``..``h15``, the middle row ``a1``..``o15``, the bottom row ``h1``..`
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from referee.errors import InvalidPositionError
-from referee.games.hex import HexBoard, bits, hex_board
+from referee.games.hex import HexBoard, hex_board
+from referee.games.hex.rows_token import RowsToken
 
 SIDE = 8
 BOARD = hex_board(SIDE)
@@ -53,80 +51,10 @@ def rows(board: HexBoard) -> list[list[int]]:
 ROWS = rows(BOARD)
 
 
-class RawPosition(NamedTuple):
-    """The fields of a position token, parsed but not checked against the rules."""
-
-    stones: tuple[int, ...]
-    turn: int
-    quiet: int
-    ply: int
-
-
-_SLOTS = max(BOARD.cells) + 1
-_ROW_SPANS = [(row[0], row[-1] + 1) for row in ROWS]
-"""Each screen row is a run of consecutive slots."""
-_KIND_BITS = [
-    bytes.maketrans(b".RWBrwb", b"".join(b"1" if i == kind else b"0" for i in range(-1, 6)))
-    for kind in range(6)
-]
-
-
-def encode(stones: tuple[int, ...], turn: int, quiet: int, ply: int) -> str:
-    """The position token (see the module doc)."""
-    chars = bytearray(b"." * _SLOTS)
-    for kind, mask in enumerate(stones):
-        mark = STONE_CHARS.encode("ascii")[kind]
-        for s in bits(mask):
-            chars[s] = mark
-    text = b"/".join(chars[a:b] for a, b in _ROW_SPANS).decode("ascii")
-    return f"{text}:{'-' if turn < 0 else turn + 1}:{quiet}:{ply}"
-
-
-def number(word: str, what: str, text: str) -> int:
-    """A canonical non-negative decimal of at most 6 digits.
-
-    :raises InvalidPositionError: anything else.
-    """
-    if not (word.isascii() and word.isdigit()) or (word != "0" and word[0] == "0") or len(word) > 6:
-        raise InvalidPositionError(f"bad {what} {word!r} in position {text!r}")
-    return int(word)
-
-
-def decode(text: str) -> RawPosition:
-    """Split and parse a position token.
-
-    :raises InvalidPositionError: wrong field count, row shape, cell character,
-        seat or counters.
-    """
-    fields = text.split(":")
-    if len(fields) != 4:
-        raise InvalidPositionError(
-            f"bad tricouleur position {text!r}: expected rows:seat:quiet:ply"
-        )
-    rows_word, seat_word, quiet_word, ply_word = fields
-    words = rows_word.split("/")
-    if len(words) != len(ROWS) or any(
-        len(w) != len(row) for w, row in zip(words, ROWS, strict=False)
-    ):
-        raise InvalidPositionError(
-            f"tricouleur position {text!r}: expected 15 rows of 8..15..8 cells joined by '/'"
-        )
-    if not rows_word.isascii() or rows_word.encode("ascii").translate(None, b"./RWBrwb"):
-        bad = next(ch for ch in rows_word if ch not in "./RWBrwb")
-        raise InvalidPositionError(
-            f"tricouleur position {text!r}: bad cell {bad!r} (expected . R W B r w b)"
-        )
-    chars = bytearray(b"." * _SLOTS)
-    for word, (a, b) in zip(words, _ROW_SPANS, strict=True):
-        chars[a:b] = word.encode("ascii")
-    chars.reverse()  # slot 0 is the lowest bit
-    stones = [int(chars.translate(table), 2) for table in _KIND_BITS]
-    if seat_word not in ("1", "2", "-"):
-        raise InvalidPositionError(f"tricouleur position {text!r}: seat must be 1, 2 or -")
-    turn = -1 if seat_word == "-" else int(seat_word) - 1
-    quiet = number(quiet_word, "no-capture count", text)
-    ply = number(ply_word, "ply", text)
-    return RawPosition(tuple(stones), turn, quiet, ply)
+TOKEN = RowsToken("tricouleur", ROWS, STONE_CHARS, "15 rows of 8..15..8 cells")
+"""The position token (see the module doc): ``R W B`` seat 1's stones, ``r w b`` seat 2's."""
+encode = TOKEN.encode
+decode = TOKEN.decode
 
 
 def render(stones: tuple[int, ...]) -> str:

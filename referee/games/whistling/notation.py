@@ -26,10 +26,10 @@ last capture; ``ply`` the moves played.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from referee.errors import InvalidMoveError, InvalidPositionError
-from referee.games.hex import bits, hex_board
+from referee.errors import InvalidMoveError
+from referee.games.hex import hex_board
+from referee.games.hex.rows_token import RowsToken
 
 SIDE = 11
 BOARD = hex_board(SIDE)
@@ -133,77 +133,10 @@ def format_move(move: Move) -> str:
     raise InvalidMoveError(f"not a whistling-captures move: {move!r}")
 
 
-class RawPosition(NamedTuple):
-    """The fields of a position token, parsed but not checked against the rules."""
-
-    stones: tuple[int, int]
-    turn: int
-    quiet: int
-    ply: int
-
-
-_SLOTS = max(BOARD.cells) + 1
-_X_BITS = bytes.maketrans(b".xo", b"010")
-_O_BITS = bytes.maketrans(b".xo", b"001")
-_ROW_SPANS = [(row[0], row[-1] + 1) for row in ROWS]
-"""Each screen row is a run of consecutive slots."""
-
-
-def encode(stones: tuple[int, int], turn: int, quiet: int, ply: int) -> str:
-    """The position token (see the module doc)."""
-    chars = bytearray(b"." * _SLOTS)
-    for mark, mask in zip(b"xo", stones, strict=True):
-        for s in bits(mask):
-            chars[s] = mark
-    text = b"/".join(chars[a:b] for a, b in _ROW_SPANS).decode("ascii")
-    return f"{text}:{'-' if turn < 0 else turn + 1}:{quiet}:{ply}"
-
-
-def _number(word: str, what: str, text: str) -> int:
-    if not (word.isascii() and word.isdigit()) or (word != "0" and word[0] == "0") or len(word) > 6:
-        raise InvalidPositionError(f"bad {what} {word!r} in position {text!r}")
-    return int(word)
-
-
-def decode(text: str) -> RawPosition:
-    """Split and parse a position token.
-
-    :raises InvalidPositionError: wrong field count, row shape, cell character,
-        seat or counters.
-    """
-    fields = text.split(":")
-    if len(fields) != 4:
-        raise InvalidPositionError(
-            f"bad whistling-captures position {text!r}: expected rows:seat:quiet:ply"
-        )
-    rows_word, seat_word, quiet_word, ply_word = fields
-    words = rows_word.split("/")
-    if len(words) != len(ROWS) or any(
-        len(w) != b - a for w, (a, b) in zip(words, _ROW_SPANS, strict=False)
-    ):
-        raise InvalidPositionError(
-            f"whistling-captures position {text!r}: expected 21 rows of 11..21..11 cells "
-            "joined by '/'"
-        )
-    if not rows_word.isascii() or rows_word.encode("ascii").translate(None, b"./xo"):
-        bad = next(ch for ch in rows_word if ch not in "./xo")
-        raise InvalidPositionError(
-            f"whistling-captures position {text!r}: bad cell {bad!r} (expected . x o)"
-        )
-    chars = bytearray(b"." * _SLOTS)
-    for word, (a, b) in zip(words, _ROW_SPANS, strict=True):
-        chars[a:b] = word.encode("ascii")
-    chars.reverse()  # slot 0 is the lowest bit
-    masks = [int(chars.translate(table), 2) for table in (_X_BITS, _O_BITS)]
-    if seat_word not in ("1", "2", "-"):
-        raise InvalidPositionError(f"whistling-captures position {text!r}: seat must be 1, 2 or -")
-    turn = -1 if seat_word == "-" else int(seat_word) - 1
-    return RawPosition(
-        (masks[0], masks[1]),
-        turn,
-        _number(quiet_word, "no-capture count", text),
-        _number(ply_word, "ply", text),
-    )
+TOKEN = RowsToken("whistling-captures", ROWS, "xo", "21 rows of 11..21..11 cells")
+"""The position token (see the module doc): ``x`` seat 1's stones, ``o`` seat 2's."""
+encode = TOKEN.encode
+decode = TOKEN.decode
 
 
 def render(stones: tuple[int, int]) -> str:

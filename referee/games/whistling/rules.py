@@ -326,7 +326,8 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
             counters that do not fit, or the wrong seat to move.
         """
         raw = notation.decode(text)
-        for seat, mask in enumerate(raw.stones):
+        x, o = raw.stones  # two letters: two masks
+        for seat, mask in enumerate((x, o)):
             if mask.bit_count() > 21:
                 raise InvalidPositionError(
                     f"whistling-captures position {text!r}: seat {seat + 1} has over 21 stones"
@@ -334,14 +335,14 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
         check_decoded(
             "whistling-captures",
             text,
-            raw.stones,
+            (x, o),
             raw.quiet,
             raw.ply,
             raw.turn,
             self.rules.draw_after,
         )
         turn = raw.turn
-        return self._state(raw.stones, raw.ply, raw.quiet, turn)
+        return self._state((x, o), raw.ply, raw.quiet, turn)
 
     def render(self, state: WhistlingState) -> str:
         """The board in the source's layout, then whose turn it is."""
