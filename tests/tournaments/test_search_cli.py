@@ -156,3 +156,113 @@ def test_score_adjudication_ends_real_games_and_adjudicate_confirms_it(
     code, verdicts = adjudicate(out)
     assert code == 1 and verdicts[0]["verdict"] == "wrong-result"
     assert "do not justify" in str(verdicts[0]["reason"])
+
+
+def test_tournament_command_line_nodes_fill_entrants_without_their_own(tmp_path: Path) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text(
+        f"""
+game = "trike"
+tc = "10+0.1"
+games = 2
+transcripts = "all"
+
+[[entrants]]
+name = "own"
+command = "{ROOT / THINKER}"
+nodes = 400
+
+[[entrants]]
+name = "filled"
+command = "{ROOT / THINKER}"
+"""
+    )
+    out = tmp_path / "ev"
+    done = run_referee(
+        "tournament", str(config), "--nodes", "70", "--depth", "2", "--out", str(out)
+    )
+    assert done.returncode == 0, done.stderr
+    logs = "\n".join(p.read_text() for p in sorted((out / "logs").glob("*")))
+    assert "> go nodes 400 depth 2 time" in logs  # its own nodes kept, the depth filled
+    assert "> go nodes 70 depth 2 time" in logs
+    header = json.loads((out / "journal.jsonl").read_text().splitlines()[0])
+    limits = [(e["nodes"], e["depth"]) for e in header["config"]["entrants"]]
+    assert limits == [(400, 2), (70, 2)]  # kept for --resume
+    # An entrant that does not declare the feature: refused before any game, one line.
+    refused = run_referee(
+        "tournament", "--game", "trike", "-e", THINKER, "-e", "random", "--nodes", "5",
+        "--out", str(tmp_path / "ev2"),
+    )  # fmt: skip
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "engine 'random' does not declare 'feature nodes'" in refused.stderr
+    assert not (tmp_path / "ev2" / "games.tgn").exists()
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--resign", "movecount=x", "bad resign setting 'movecount=x': expected a whole number"),
+        (
+            "--resign",
+            "movecount=2,share=1000",
+            "resign needs movecount ≥ 1 and share from 0 to 999",
+        ),
+        ("--draw", "movecount=2", "draw needs movenumber, spread"),
+        ("--nodes", "0", "Invalid value for '--nodes'"),
+    ],
+)
+def test_tournament_bad_limits_and_rules_are_one_line(
+    tmp_path: Path, flag: str, value: str, message: str
+) -> None:
+    done = run_referee(
+        "tournament", "--game", "trike", "-e", "random", "-e", "random", flag, value,
+        "--out", str(tmp_path / "ev"),
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "ev" / "games.tgn").exists()
+
+
+def test_tournament_resign_and_draw_from_the_command_line(tmp_path: Path) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text(
+        f"""
+game = "trike"
+tc = "10+0.1"
+games = 2
+
+[adjudication]
+draw = {{ movenumber = 10, movecount = 3, spread = 20 }}
+
+[[entrants]]
+command = "{SCORED} --score 0:500,500 --score 4:960,40"
+
+[[entrants]]
+command = "{SCORED} --score 0:500,500 --score 4:960,40"
+"""
+    )
+    out = tmp_path / "ev"
+    done = run_referee(
+        "tournament", str(config), "--resign", "movecount=2,share=50", "--max-plies", "300",
+        "--out", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = list(read_records(out / "games.tgn"))
+    assert len(records) == 2
+    for record in records:
+        assert record.termination.value == "adjudication" and len(record.moves) < 30
+        assert "seat 2 is lost" in (record.tag("Reason") or "")
+        # The file's draw rule stays beside the command line's resign rule.
+        assert record.tag(TAG) == (
+            "resign movecount=2,share=50; draw movenumber=10,movecount=3,spread=20"
+        )
+    code, verdicts = adjudicate(out / "games.tgn")
+    assert code == 0 and {v["verdict"] for v in verdicts} == {"confirmed"}
+    header = json.loads((out / "journal.jsonl").read_text().splitlines()[0])
+    assert header["config"]["adjudication"] == {
+        "max_plies": 300,
+        "resign": {"movecount": 2, "share": 50},
+        "draw": {"movenumber": 10, "movecount": 3, "spread": 20},
+    }
+    again = run_referee("tournament", "--resume", "--out", str(out))  # the settings kept
+    assert again.returncode == 0, again.stderr

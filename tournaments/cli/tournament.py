@@ -16,12 +16,14 @@ from typing import Annotated, Any
 
 import typer
 
+from referee.score_rules import DrawRule, ResignRule
 from tournaments.cli.progress import ProgressDisplay
 from tournaments.cli.sandbox import SandboxOption, require_sandbox, sandbox_mode
 from tournaments.cli.serve import live_server, parse_live
 from tournaments.cli.signals import run_until_signalled
 from tournaments.event.cluster_settings import LOCAL, ClusterConfig
 from tournaments.event.config import (
+    AdjudicationConfig,
     ConfigError,
     TournamentConfig,
     load_config,
@@ -92,6 +94,55 @@ def build_config(
         data.update(overrides)
         return parse_config(data, f"{resume_dir}/journal.jsonl"), str(resume_dir)
     return parse_config(overrides, "command line"), "command line"
+
+
+def with_command_line_limits(
+    cfg: TournamentConfig, *, nodes: int | None, depth: int | None
+) -> TournamentConfig:
+    """``--nodes``/``--depth`` for every entrant that sets no limit of its own (as
+    cutechess's ``-each``: an entrant's own ``nodes``/``depth`` in the file wins)."""
+    if nodes is None and depth is None:
+        return cfg
+    entrants = [
+        entrant.model_copy(
+            update={
+                "nodes": entrant.nodes if entrant.nodes is not None else nodes,
+                "depth": entrant.depth if entrant.depth is not None else depth,
+            }
+        )
+        for entrant in cfg.entrants
+    ]
+    return cfg.model_copy(update={"entrants": entrants})
+
+
+def with_command_line_adjudication(
+    cfg: TournamentConfig, *, max_plies: int | None, resign: str | None, draw: str | None
+) -> TournamentConfig:
+    """``--max-plies``, ``--resign`` and ``--draw`` over the config's ``[adjudication]``,
+    key by key (the section's other keys stay).
+
+    :raises ConfigError: a rule that does not parse (``referee.score_rules``' one line).
+    """
+    update: dict[str, Any] = {}
+    if max_plies is not None:
+        update["max_plies"] = max_plies
+    try:
+        if resign is not None:
+            rule = ResignRule.parse(resign)
+            update["resign"] = {"movecount": rule.movecount, "share": rule.share}
+        if draw is not None:
+            drawn = DrawRule.parse(draw)
+            update["draw"] = {
+                "movenumber": drawn.movenumber,
+                "movecount": drawn.movecount,
+                "spread": drawn.spread,
+            }
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if not update:
+        return cfg
+    section = AdjudicationConfig.model_validate({**cfg.adjudication.model_dump(), **update})
+    return cfg.model_copy(update={"adjudication": section})
 
 
 def tournament_command(
@@ -167,6 +218,26 @@ def tournament_command(
             help="Serve a live page of the event (127.0.0.1 unless a host is given).",
         ),
     ] = None,
+    nodes: Annotated[
+        int | None,
+        typer.Option(
+            "--nodes", min=1, help="Node limit per move (go nodes N) of entrants without one."
+        ),
+    ] = None,
+    depth: Annotated[
+        int | None,
+        typer.Option(
+            "--depth", min=1, help="Depth limit per move (go depth D) of entrants without one."
+        ),
+    ] = None,
+    resign: Annotated[
+        str | None,
+        typer.Option("--resign", help="Score adjudication: movecount=M,share=S (thousandths)."),
+    ] = None,
+    draw: Annotated[
+        str | None,
+        typer.Option("--draw", help="Score adjudication: movenumber=K,movecount=M,spread=S."),
+    ] = None,
 ) -> None:
     """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
 
@@ -204,11 +275,11 @@ def tournament_command(
         if opening_plies is not None:
             section["plies"] = opening_plies
         overrides["openings"] = section
-    if max_plies is not None:
-        overrides["adjudication"] = {"max_plies": max_plies}
     if sprt is not None:
         overrides["sprt"] = _sprt(sprt)
     cfg, source = build_config(config, out if resume and config is None else None, overrides)
+    cfg = with_command_line_limits(cfg, nodes=nodes, depth=depth)
+    cfg = with_command_line_adjudication(cfg, max_plies=max_plies, resign=resign, draw=draw)
     if cluster is not None:  # a nested key: the [cluster] section's other keys stay
         address = None if cluster == LOCAL else cluster
         try:
