@@ -39,8 +39,9 @@ def steps(done: subprocess.CompletedProcess[str]) -> list[str]:
 def test_random_bot_passes_every_step() -> None:
     done = check(sys.executable, "-m", "bots", "random")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert steps(done) == ["ok"] * 8
-    assert "8/8 steps passed" in done.stdout
+    assert steps(done) == ["ok"] * 9
+    assert "9/9 steps passed" in done.stdout
+    assert "6. ok   search limits and info: no search limits declared" in done.stdout
 
 
 def test_c_engine_passes_every_step() -> None:
@@ -48,18 +49,41 @@ def test_c_engine_passes_every_step() -> None:
         pytest.skip("no C compiler: the trike-c engine cannot be built")
     done = check("trike-c")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert steps(done) == ["ok"] * 8
+    assert steps(done) == ["ok"] * 9
+
+
+def test_declared_search_limits_are_searched_and_info_reported() -> None:
+    done = check(sys.executable, "-m", "bots", "mcts", timeout="10")
+    assert done.returncode == 0, done.stdout + done.stderr
+    line = next(x for x in done.stdout.splitlines() if x.startswith("6. "))
+    assert "go nodes 500:" in line and "(nodes 500 reported" in line
+    assert "info items depth seldepth nodes nps time score pv" in line
+    assert "warning" not in line
+    thinker = check("tests/engines/trike_thinker.sh", "garbage")
+    assert thinker.returncode == 0, thinker.stdout + thinker.stderr  # a warning, no failure
+    line = next(x for x in thinker.stdout.splitlines() if x.startswith("6. "))
+    assert "go nodes 500 depth 2:" in line
+    assert "warning: 12 malformed item(s) kept as text, the first 'depth deep'" in line
+
+
+def test_a_search_limit_the_engine_gets_wrong_fails_the_step() -> None:
+    # Declares `feature nodes depth`, then answers the limited search with no move.
+    done = check(sys.executable, "tests/engines/scored_engine.py", "--limits-illegal")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert steps(done) == ["ok"] * 5 + ["FAIL"] + ["ok"] * 3
+    line = next(x for x in done.stdout.splitlines() if x.startswith("6. "))
+    assert "go nodes 500 depth 2: illegal move 'zz99'" in line
 
 
 @pytest.mark.parametrize(
     ("flags", "marks", "words"),
     [
-        (("--no-handshake",), ["FAIL"] + ["skip"] * 7, "handshake"),
-        (("--error-on-newgame",), ["ok", "ok", "FAIL"] + ["skip"] * 5, "refused the game"),
-        (("--illegal", "--at", "2"), ["ok"] * 4 + ["FAIL"] + ["ok"] * 3, "illegal move"),
-        (("--crash", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 4, "exit"),
-        (("--bad-pong",), ["ok", "FAIL", "ok", "ok", "ok", "FAIL", "skip", "ok"], "reply"),
-        (("--garbage", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 3 + ["ok"], "hello there"),
+        (("--no-handshake",), ["FAIL"] + ["skip"] * 8, "handshake"),
+        (("--error-on-newgame",), ["ok", "ok", "FAIL"] + ["skip"] * 6, "refused the game"),
+        (("--illegal", "--at", "2"), ["ok"] * 4 + ["FAIL"] + ["ok"] * 4, "illegal move"),
+        (("--crash", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 5, "exit"),
+        (("--bad-pong",), ["ok", "FAIL", "ok", "ok", "ok", "ok", "FAIL", "skip", "ok"], "reply"),
+        (("--garbage", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 4 + ["ok"], "hello there"),
     ],
 )
 def test_faulty_engines_fail_the_right_steps(

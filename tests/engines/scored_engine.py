@@ -7,8 +7,10 @@ Usage (from the repository root)::
 ``--score K:SHARES`` (repeatable): from the turn at which K moves have been played
 on, every search reports ``info depth 1 nodes N score SHARES pv MOVE``; ``SHARES``
 may be ``none`` (no score item) or ``winP`` (``score win P``). Before the first K
-given, no score is reported. Moves come from the referee's own rules, drawn with a
-generator seeded by ``--seed``, the game seed and the ply. It declares
+given, no score is reported. ``--limits-illegal``: a ``go`` with a node or depth limit
+is answered with the move ``zz99`` (a liar about its features). Moves come from the
+referee's own rules, drawn with a generator seeded by ``--seed``, the game seed and the
+ply. It declares
 ``feature nodes depth`` (one ply honours any limit).
 """
 
@@ -48,6 +50,11 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--score", action="append", default=[])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--limits-illegal",
+        action="store_true",
+        help="answer a go with a node or depth limit with an illegal move (a liar)",
+    )
     args = parser.parse_args()
     script = parse_script(args.score)
     game, players, game_seed, state = None, 0, 0, None
@@ -75,6 +82,8 @@ def main() -> int:
             legal = sorted(game.format_move(state, m) for m in state.legal_moves())
             rng = random.Random(f"{args.seed}/{game_seed}/{state.ply}")
             move = rng.choice(legal)
+            if args.limits_illegal and ("nodes" in words or "depth" in words):
+                move = "zz99"
             score = score_item(script, state.ply)
             out = [f"info depth 1 nodes {len(legal)}{score} pv {move}", f"move {move}"]
         elif cmd == "ping":

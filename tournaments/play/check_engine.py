@@ -5,8 +5,11 @@ meaningless (no handshake, no game) marks them ``not run``. The engine plays
 seat 1; every move it sends is checked by the referee's own rules.
 
 Steps: 1 handshake, 2 options, 3 newgame, 4 a move from the start, 5 a move in a
-later position, 6 ping during a search, 7 gameover (then still responsive),
-8 quit (the process exits by itself).
+later position, 6 search limits and info (a search under the node and depth limits the
+engine declared, ``feature nodes``/``depth``; and what its ``info`` lines carried in
+steps 4 to 6: structured items seen, malformed ones as a warning, never a failure, as
+in a game), 7 ping during a search, 8 gameover (then still responsive), 9 quit (the
+process exits by itself).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import trio
 
 from protocol.errors import EngineError
 from protocol.messages import GameOver, Go, NewGame, Position, Quit
+from protocol.search_info import KEYS, NO_SEARCH, SearchInfo, parse_info
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from referee.core import Game, State
@@ -31,6 +35,7 @@ STEPS = (
     "newgame",
     "move from the start",
     "move in a later position",
+    "search limits and info",
     "ping during search",
     "gameover",
     "quit",
@@ -62,6 +67,37 @@ def _later_position(game: Game[Any, Any], players: int, seed: int) -> tuple[Stat
             texts.append(game.format_move(state, move))
             state = state.play(move)
     return game.initial_state(players), []
+
+
+LIMIT_NODES = 500
+LIMIT_DEPTH = 2
+"""The limits of step 6's search (each only if the engine declared it)."""
+_ITEMS = ("depth", "seldepth", "nodes", "nps", "time", "score", "pv", "string")
+
+
+def _info_summary(searches: list[SearchInfo]) -> str:
+    """What the ``info`` lines of the move steps carried (step 6's second half)."""
+    seen = [key for key in _ITEMS if any(getattr(s, key) is not None for s in searches)]
+    rejected = [item for search in searches for item in search.rejected]
+    text = f"info items {' '.join(seen)}" if seen else "no structured info"
+    if rejected:
+        first = rejected[0]
+        text += (
+            f"; warning: {len(rejected)} malformed item(s) kept as text, the first "
+            f"{first.text!r}: {first.reason}"
+        )
+    return text
+
+
+def _structured(texts: tuple[str, ...]) -> list[SearchInfo]:
+    """The ``info`` texts with structured items, parsed (free-text ones left out, as the
+    session leaves them: their first word is no item key)."""
+    parsed = []
+    for text in texts:
+        words = text.split(None, 1)
+        if words and words[0] in KEYS:
+            parsed.append(parse_info(text))
+    return parsed
 
 
 def _check_move(game: Game[Any, Any], state: State[Any], text: str | None) -> str | None:
@@ -123,12 +159,41 @@ async def check_engine(
             start = game.initial_state(players)
             later, later_texts = _later_position(game, players, seed)
 
-            async def move_step(state: State[Any], texts: list[str]) -> tuple[bool, str]:
+            searches: list[SearchInfo] = []
+            """Each structured ``info`` line of the move steps, as parsed."""
+            last: SearchInfo = NO_SEARCH
+
+            async def move_step(
+                state: State[Any], texts: list[str], request: Go = go
+            ) -> tuple[bool, str]:
+                nonlocal last
                 answer = await session.request_move(
-                    Position(tuple(texts)), go, deadline=trio.current_time() + timeout
+                    Position(tuple(texts)), request, deadline=trio.current_time() + timeout
                 )
+                searches.extend(_structured(answer.infos))
+                last = answer.search
                 why = _check_move(game, state, answer.move)
                 return why is None, why or f"{answer.move} after {len(texts)} plies"
+
+            async def limits_step() -> tuple[bool, str]:
+                features = session.engine_features
+                nodes = LIMIT_NODES if "nodes" in features else None
+                depth = LIMIT_DEPTH if "depth" in features else None
+                if nodes is None and depth is None:
+                    return True, f"no search limits declared; {_info_summary(searches)}"
+                limited = Go(go.times, go.incs, nodes=nodes, depth=depth)
+                passed, detail = await move_step(start, [], limited)
+                got = last
+                asked = " ".join(
+                    f"{key} {value}" for key, value in (("nodes", nodes), ("depth", depth)) if value
+                )
+                reported = ", ".join(
+                    f"{key} {value} reported"
+                    for key, value in (("nodes", got.nodes), ("depth", got.depth))
+                    if value is not None
+                )
+                detail = f"go {asked}: {detail}" + (f" ({reported})" if reported else "")
+                return passed, f"{detail}; {_info_summary(searches)}"
 
             async def ping_step() -> tuple[bool, str]:
                 answer, pong_first = await session.request_move_with_ping(
@@ -146,6 +211,7 @@ async def check_engine(
             steps: tuple[Callable[[], Awaitable[tuple[bool, str]]], ...] = (
                 lambda: move_step(start, []),
                 lambda: move_step(later, later_texts),
+                limits_step,
                 ping_step,
                 gameover_step,
             )
