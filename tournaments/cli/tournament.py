@@ -295,7 +295,7 @@ def tournament_command(
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
     plan = Plan.from_config(cfg, source)
     if cfg.cluster.address is None:  # a cluster's workers run their own engines (and
-        # each worker's preflight checks the sandbox there)
+        # each worker's preflight checks the sandbox and the features there)
         require_sandbox(plan.entrants)
         check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
     if cfg.concurrency > 1 and cfg.workers is None and cfg.cluster.address is None:
