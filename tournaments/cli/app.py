@@ -27,6 +27,7 @@ from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.cli.adjudicate import adjudicate_command
+from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.report import report_command
 from tournaments.cli.sandbox import SandboxOption, confine, require_sandbox, sandbox_mode
 from tournaments.cli.serve import serve_command
@@ -172,14 +173,8 @@ def play_command(
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="Depth limit per move (go depth D).")
     ] = None,
-    resign: Annotated[
-        str | None,
-        typer.Option("--resign", help="Score adjudication: movecount=M,share=S (thousandths)."),
-    ] = None,
-    draw: Annotated[
-        str | None,
-        typer.Option("--draw", help="Score adjudication: movenumber=K,movecount=M,spread=S."),
-    ] = None,
+    resign: ResignOption = None,
+    draw: DrawOption = None,
     sandbox: SandboxOption = None,
 ) -> None:
     """Play GAMES games between the engines, seats rotated each game; print standings."""

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from referee.score_rules import DrawRule, ResignRule
+from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.progress import ProgressDisplay
 from tournaments.cli.sandbox import SandboxOption, require_sandbox, sandbox_mode
 from tournaments.cli.serve import live_server, parse_live
@@ -230,14 +231,8 @@ def tournament_command(
             "--depth", min=1, help="Depth limit per move (go depth D) of entrants without one."
         ),
     ] = None,
-    resign: Annotated[
-        str | None,
-        typer.Option("--resign", help="Score adjudication: movecount=M,share=S (thousandths)."),
-    ] = None,
-    draw: Annotated[
-        str | None,
-        typer.Option("--draw", help="Score adjudication: movenumber=K,movecount=M,spread=S."),
-    ] = None,
+    resign: ResignOption = None,
+    draw: DrawOption = None,
 ) -> None:
     """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
 
