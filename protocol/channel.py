@@ -1,0 +1,361 @@
+"""The line channel to a running engine: ``EngineChannel``, the base of ``EngineSession``.
+
+It owns the pipes' traffic, not its meaning: commands are formatted and written as one
+block with a deadline (a ``position`` line built from the last one), replies are read,
+framed, parsed and stamped, the transcript records both, and the first fatal failure
+(EOF, exit, an overlong line) is kept and raised again by every later read. The
+exchanges of the protocol (handshake, options, moves, pings) are ``protocol.session``'s.
+
+Stdout is read by the task that waits for a reply, straight from the
+non-blocking pipe, and framed by a ``LineBuffer`` that belongs to the channel:
+``os.read`` either returns data or nothing, so a timed-out or cancelled wait
+never loses half a line, and lines read ahead wait in the channel's queue. Each
+line is stamped with ``trio.current_time()`` when read; a move's time runs from
+just before the request is written to that stamp. (Not from after the write: the
+write wakes the engine, and on a busy machine the kernel may run the engine before
+the referee returns from the write, so a stamp taken after it can miss the engine's
+whole thinking time.) (A separate reader task feeding
+a memory channel costs one more scheduler pass per line: measured 78 against
+29 microseconds per round trip with an instant C engine, so this path is direct.)
+The process's exit wakes a pending read (``EngineProcess.on_exit``), so a crash is
+seen even when a grandchild keeps stdout open and EOF never comes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from collections import deque
+from collections.abc import Callable
+
+import trio
+
+from protocol.codec import format_command, format_reply, parse_reply
+from protocol.errors import (
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    ProtocolViolation,
+)
+from protocol.history import PositionText
+from protocol.lines import LineBuffer
+from protocol.messages import Command, Pong, Position, Quit, Reply
+from protocol.process import CHUNK_BYTES, DEFAULT_PIPE_BYTES, EngineProcess, describe_exit
+from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
+
+EXIT_AFTER_EOF_GRACE = 0.1
+"""After EOF on stdout, how long to wait for the exit status to put in the message."""
+SANDBOX_EXIT_GRACE = 0.5
+"""The same for a sandboxed engine (its status passes through the warden and bwrap)."""
+WRITE_TIMEOUT = 10.0
+"""How long ``send`` waits for room in a full input pipe unless given a deadline."""
+DRAIN_CHUNKS = 16
+"""At the end, at most this many chunks of unread stdout are copied to the transcript."""
+
+
+def shown_line(line: str, limit: int = 80) -> str:
+    """``line`` as ``repr`` shows it, cut to ``limit`` characters (for messages)."""
+    return repr(line if len(line) <= limit else line[: limit - 3] + "...")
+
+
+class EngineChannel:
+    """The pipes of one engine process, as lines of the protocol (module docstring).
+
+    For one task at a time (the match loop); times are trio times, deadlines absolute.
+    """
+
+    def __init__(self, spec: EngineSpec, transcript: Transcript, *, max_line_bytes: int) -> None:
+        self.spec = spec
+        self.transcript = transcript
+        self._buffer = LineBuffer(max_line_bytes)
+        self._lines: deque[tuple[str, float]] = deque()
+        self._process: EngineProcess | None = None
+        # Until ``_attach``: no pipes, and an exit that never comes.
+        self._stdin_fd = -1
+        self._stdout_fd = -1
+        self._exited = trio.Event()
+        self._waiting: trio.CancelScope | None = None
+        self._fatal: EngineError | None = None
+        self._pings: set[str] = set()
+        """Tokens of the ``ping``s awaiting their ``pong`` (a stale ``pong`` is skipped)."""
+        self._position_text = PositionText()
+        """The last ``position`` line: the next one is built from it (linear games)."""
+        self._now: Callable[[], float] = trio.current_time
+        """``trio.current_time``; from ``open`` on, the run's clock read directly (the
+        per-ply path reads it twice a move: a hop less through trio's dispatch each)."""
+
+    # --- lifetime ----------------------------------------------------------------------
+
+    def _attach(self, process: EngineProcess) -> None:
+        """Talk through ``process`` from now on; its exit wakes a waiting read or write."""
+        self._process = process
+        # Copies of the process's pipe ends and exit event: the per-ply path
+        # (``_write``, ``_read``) uses them without a hop through the process.
+        self._stdin_fd = process.stdin_fd
+        self._stdout_fd = process.stdout_fd
+        self._exited = process.exited
+        process.on_exit = self._wake_reader
+
+    def _wake_reader(self) -> None:
+        """``on_exit`` of the process: wake a read or write that waits on a pipe."""
+        if self._waiting is not None:
+            # The reader re-reads once (whatever the engine wrote before exiting is
+            # already in the pipe) and then reports the exit.
+            self._waiting.cancel()
+
+    async def _stop(self, quit_grace: float) -> None:
+        """Send ``quit``, close stdin, wait for the exit; shielded, at most ``quit_grace``."""
+        if isinstance(self._fatal, ProtocolViolation):
+            # It broke the framing (e.g. a flood): it is writing, not reading. No grace.
+            quit_grace = 0.0
+        with trio.CancelScope(shield=True) as scope:
+            scope.deadline = trio.current_time() + quit_grace
+            if not self._exited.is_set():
+                with contextlib.suppress(EngineError):
+                    await self._write(self._encode((Quit(),)), math.inf, "quit")
+                # EOF on stdin: engines that ignore ``quit`` still see the end of input.
+                self._stdin_fd = -1
+                assert self._process is not None
+                await self._process.close_stdin()
+                await self._exited.wait()
+        if not self._exited.is_set():
+            self._note(f"no exit within {quit_grace:g} s of quit: killing the process group")
+        self._drain_stdout()
+
+    def _drain_stdout(self) -> None:
+        """Copy output nobody read (a late move, farewell lines) to the transcript."""
+        if self._fatal is not None or self._stdout_fd < 0:
+            return
+        for _ in range(DRAIN_CHUNKS):
+            try:
+                chunk = os.read(self._stdout_fd, CHUNK_BYTES)
+                lines = self._buffer.feed(chunk)
+            except (OSError, ProtocolViolation):
+                return
+            now = trio.current_time()
+            for line in lines:
+                self.transcript.received(now, line)
+            if not chunk:
+                return
+
+    # --- properties --------------------------------------------------------------------
+
+    @property
+    def pid(self) -> int:
+        """The engine's process id, which is also its process group id."""
+        assert self._process is not None
+        return self._process.pid
+
+    @property
+    def alive(self) -> bool:
+        """True while the process runs and no fatal error (EOF, exit, bad framing) was seen."""
+        return (
+            self._process is not None
+            and self._fatal is None
+            and not self._exited.is_set()
+            and self._process.returncode is None
+        )
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once the process has exited (negative: killed by that signal)."""
+        return None if self._process is None else self._process.returncode
+
+    # --- writing -----------------------------------------------------------------------
+
+    def _note(self, text: str) -> None:
+        self.transcript.note(trio.current_time(), text)
+
+    def _encode(self, commands: tuple[Command, ...]) -> bytes:
+        """Format ``commands`` as one block of lines and record them in the transcript."""
+        return self._encode_stamped(commands)[0]
+
+    def _encode_stamped(self, commands: tuple[Command, ...]) -> tuple[bytes, float]:
+        """``_encode``, and the time with which the lines were recorded (read last, so it
+        can stand for the moment just before the write)."""
+        position = self._position_text.format
+        try:
+            lines = [
+                position(command) if type(command) is Position else format_command(command)
+                for command in commands
+            ]
+        except ProtocolViolation as exc:
+            raise ValueError(f"cannot send to engine {self.spec.name!r}: {exc}") from None
+        data = ("\n".join(lines) + "\n").encode() if lines else b""
+        now = self._now()
+        self.transcript.sent_lines(now, lines)
+        return data, now
+
+    async def _write(self, data: bytes, deadline: float, what: str) -> None:
+        """Write ``data``: one ``os.write`` when the pipe has room, else wait until ``deadline``."""
+        fd = self._stdin_fd
+        if len(data) > DEFAULT_PIPE_BYTES and self._process is not None:
+            self._process.make_room(len(data))
+        try:
+            written = os.write(fd, data)
+        except BlockingIOError:
+            written = 0
+        except OSError:  # EPIPE: the engine closed its stdin; EBADF: we closed it
+            raise self._fail(self._terminated("closed its input")) from None
+        if written == len(data):
+            return
+        # The pipe is full: the engine is not reading. Wait, but not past the deadline,
+        # and not past the engine's exit (a grandchild may keep the pipe open).
+        process = self._process
+        assert process is not None
+        with trio.move_on_at(deadline) as scope:
+            self._waiting = scope
+            try:
+                await process.send_all(memoryview(data)[written:])
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                raise self._fail(self._terminated("closed its input")) from None
+            finally:
+                self._waiting = None
+        if scope.cancelled_caught:
+            if self._exited.is_set():
+                raise self._fail(self._terminated("stopped reading its input"))
+            raise EngineTimeoutError(
+                f"engine {self.spec.name!r} did not read its input ({what})",
+                overrun=max(0.0, trio.current_time() - deadline),
+            )
+
+    async def send(self, *commands: Command, deadline: float | None = None) -> None:
+        """Write ``commands`` in one write, each on its own line.
+
+        The write returns at once unless the engine stopped reading and its input
+        pipe is full; then it waits until ``deadline`` (absolute trio time; default
+        ``WRITE_TIMEOUT`` seconds from now).
+
+        :raises EngineTerminatedError: the engine closed its stdin (it exited).
+        :raises EngineTimeoutError: the pipe stayed full until the deadline.
+        :raises ValueError: a command cannot be formatted (a bug of the caller,
+            e.g. a move with a space): nothing is sent.
+        """
+        if deadline is None:
+            deadline = trio.current_time() + WRITE_TIMEOUT
+        await self._write(self._encode(commands), deadline, "send")
+        await trio.lowlevel.checkpoint()
+
+    # --- reading -----------------------------------------------------------------------
+
+    async def receive(self, deadline: float) -> tuple[Reply, float]:
+        """The next reply and the trio time its line was read.
+
+        Blank lines are skipped; a ``pong`` that answers no outstanding ``ping`` is
+        ignored (it answers one that already timed out). Returns without yielding
+        when a line is already queued.
+
+        :raises EngineTimeoutError: nothing arrived by ``deadline`` (absolute trio time).
+        :raises EngineTerminatedError: the engine closed its stdout or exited.
+        :raises ProtocolViolation: a line that is not a reply, or one over the length limit.
+        """
+        lines = self._lines
+        started: float | None = None  # read only if the reply has to be waited for
+        while True:
+            if not lines:
+                if started is None:
+                    started = self._now()
+                await self._read(deadline, started)
+                continue
+            line, arrived = lines.popleft()
+            if not line or line.isspace():
+                continue
+            try:
+                reply = parse_reply(line)
+            except ProtocolViolation as exc:
+                message = str(exc)
+                text = shown_line(line)
+                if text not in message:
+                    message = f"{message} in line {text}"
+                raise ProtocolViolation(f"engine {self.spec.name!r}: {message}") from None
+            if type(reply) is Pong and reply.token not in self._pings:
+                continue
+            return reply, arrived
+
+    async def _read(self, deadline: float, started: float) -> None:
+        """Read one chunk of stdout into the line queue, waiting up to ``deadline``."""
+        if self._fatal is not None:
+            raise self._fatal
+        fd = self._stdout_fd
+        while True:
+            try:
+                chunk = os.read(fd, CHUNK_BYTES)
+                break
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise self._fail(self._terminated("closed its output")) from None
+            if self._exited.is_set():
+                # Exited, and the pipe is empty but open: a grandchild holds it.
+                raise self._fail(
+                    EngineTerminatedError(f"engine {self.spec.name!r} {self._exit_text()}")
+                )
+            with trio.move_on_at(deadline) as scope:
+                self._waiting = scope
+                try:
+                    await trio.lowlevel.wait_readable(fd)
+                except trio.ClosedResourceError:
+                    pass
+                finally:
+                    self._waiting = None
+            if scope.cancelled_caught and not self._exited.is_set():
+                now = trio.current_time()
+                overrun = max(0.0, now - deadline)
+                raise EngineTimeoutError(
+                    f"engine {self.spec.name!r} sent no reply within {now - started:.3f} s"
+                    f" ({overrun * 1000:.0f} ms over the deadline)",
+                    overrun=overrun,
+                )
+        if not chunk:
+            # EOF. The exit status makes a better message; it normally follows at once.
+            # In the sandbox the status comes through the warden and bwrap: a bit later.
+            grace = EXIT_AFTER_EOF_GRACE if self.spec.sandbox is None else SANDBOX_EXIT_GRACE
+            with trio.move_on_after(grace):
+                await self._exited.wait()
+            what = "closed its output" if self.returncode is None else self._exit_text()
+            raise self._fail(EngineTerminatedError(f"engine {self.spec.name!r} {what}"))
+        now = self._now()
+        try:
+            lines = self._buffer.feed(chunk)
+        except ProtocolViolation as exc:
+            self._note(f"stdout: {exc}")
+            raise self._fail(ProtocolViolation(f"engine {self.spec.name!r}: {exc}")) from None
+        received = self.transcript.received
+        queue = self._lines
+        for line in lines:
+            received(now, line)
+            queue.append((line, now))
+
+    def _fail(self, error: EngineError) -> EngineError:
+        """Make ``error`` the session's fatal error (later reads raise it again)."""
+        if self._fatal is None:
+            self._fatal = error
+            self._note(str(error))
+        return self._fatal
+
+    def _terminated(self, what: str) -> EngineTerminatedError:
+        return EngineTerminatedError(
+            f"engine {self.spec.name!r} {what} (process {self._exit_text()})"
+        )
+
+    def _exit_text(self) -> str:
+        """How the process ended (``describe_exit``, plus the sandbox's limit, if one)."""
+        if self._process is None:
+            return describe_exit(None)
+        return self._process.exit_description()
+
+    @staticmethod
+    def _unexpected(reply: Reply, during: str) -> str:
+        try:
+            text = format_reply(reply)
+        except ProtocolViolation:
+            text = repr(reply)
+        return f"unexpected reply {shown_line(text)} {during}"
+
+    async def wait_exit(self, timeout: float) -> int | None:  # noqa: ASYNC109
+        """Wait up to ``timeout`` seconds for the process to exit; its return code, or None."""
+        with trio.move_on_after(timeout):
+            await self._exited.wait()
+        return self.returncode
