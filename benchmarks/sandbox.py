@@ -17,7 +17,7 @@ import time
 import trio
 
 from protocol.sandbox import SandboxSettings
-from protocol.sandbox_host import probe
+from protocol.sandbox.host import probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tournaments.event.engines import resolve_engine

@@ -52,7 +52,7 @@ import trio
 from protocol import reaper
 from protocol.errors import EngineStartError
 from protocol.lines import LossyLineBuffer
-from protocol.sandbox_host import PROBE_TIMEOUT, SandboxLaunch
+from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 

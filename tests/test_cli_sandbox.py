@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from protocol.sandbox import PACKAGE
-from protocol.sandbox_host import SandboxUnavailable, probe
+from protocol.sandbox.host import SandboxUnavailable, probe
 from tests.clirun import cli
 from tests.hostile import ENGINE, ROOT
 

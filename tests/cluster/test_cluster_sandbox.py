@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from protocol import sandbox_host
 from protocol.sandbox import PACKAGE
-from protocol.sandbox_host import SandboxUnavailable, probe
+from protocol.sandbox import host as sandbox_host
+from protocol.sandbox.host import SandboxUnavailable, probe
 from referee.core import Termination
 from tests.cluster.dask_procs import dask_cluster, wait_gone
 from tests.hostile import ENGINE, ROOT

@@ -20,7 +20,7 @@ from protocol.sandbox import (
     parents,
     warden_config,
 )
-from protocol.warden import Config
+from protocol.sandbox.warden import Config
 
 LAYOUT = Layout(
     system=(("/usr", None), ("/etc", None), ("/bin", "usr/bin")),
@@ -28,7 +28,7 @@ LAYOUT = Layout(
     masked=("/opt/referee/out",),
     masked_files=("/opt/referee/games.tgn",),
     python="/opt/py/bin/python3",
-    warden="/opt/referee/protocol/warden.py",
+    warden="/opt/referee/protocol/sandbox/warden.py",
     code_root="/opt/referee",
     cwd=SCRATCH,
     as_root=False,
@@ -142,7 +142,7 @@ def test_the_warden_runs_the_engine_with_its_orders() -> None:
     argv = build()
     first = argv.index("--")
     assert argv[first + 1 : first + 5] == [
-        "/opt/py/bin/python3", "-I", "-S", "/opt/referee/protocol/warden.py",
+        "/opt/py/bin/python3", "-I", "-S", "/opt/referee/protocol/sandbox/warden.py",
     ]  # fmt: skip
     second = argv.index("--", first + 1)
     assert argv[second + 1 :] == ["./engine", "--fast"]

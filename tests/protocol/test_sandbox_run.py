@@ -16,7 +16,7 @@ from protocol.errors import EngineTerminatedError
 from protocol.messages import Go, NewGame, Position
 from protocol.process import EngineProcess
 from protocol.sandbox import PACKAGE, SANDBOX_UID, SandboxSettings
-from protocol.sandbox_host import SandboxUnavailable, check_sandbox, probe
+from protocol.sandbox.host import SandboxUnavailable, check_sandbox, probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from protocol.transcript import STDERR, Transcript
@@ -167,7 +167,7 @@ def test_the_warden_refuses_to_run_unless_it_is_process_1(bwrap: None) -> None:
     Run as process 2 of a PID namespace (bwrap's own init is 1): even a warden without
     the check would reach only that namespace.
     """
-    warden = str(Path(__file__).resolve().parents[2] / "protocol" / "warden.py")
+    warden = str(Path(__file__).resolve().parents[2] / "protocol" / "sandbox" / "warden.py")
     done = subprocess.run(
         ["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
          "--proc", "/proc", "--dev", "/dev",

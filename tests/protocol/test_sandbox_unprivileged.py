@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from protocol.sandbox_host import SandboxUnavailable, probe
+from protocol.sandbox.host import SandboxUnavailable, probe
 from tests.hostile import ROOT
 
 PYTHON = "/usr/bin/python3"
@@ -23,7 +23,7 @@ SCRIPT = r"""
 import subprocess, sys
 sys.path.insert(0, sys.argv[1])
 from protocol.sandbox import SandboxSettings
-from protocol.sandbox_host import SandboxLaunch, check_sandbox
+from protocol.sandbox.host import SandboxLaunch, check_sandbox
 check_sandbox()
 outside = [subprocess.Popen(["sleep", "60"]) for _ in range(20)]
 for name, script in [

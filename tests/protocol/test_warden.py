@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol.warden import (
+from protocol.sandbox.warden import (
     MIB,
     Breach,
     Config,

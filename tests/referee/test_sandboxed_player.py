@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from protocol.sandbox import SandboxSettings
-from protocol.sandbox_host import SandboxUnavailable, probe
+from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Termination

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import trio
 
-from protocol.sandbox_host import SandboxUnavailable, probe
+from protocol.sandbox.host import SandboxUnavailable, probe
 from referee.core import Termination
 from referee.record import read_records
 from tests.hostile import ENGINE, ROOT, processes_mentioning

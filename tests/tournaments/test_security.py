@@ -76,7 +76,7 @@ FORBIDDEN = {
 
 ALLOWED = {
     # The sandbox's process 1 forks and becomes the engine: an argv, no shell.
-    ("protocol/warden.py", "os.execvp(argv[0], list(argv))"),
+    ("protocol/sandbox/warden.py", "os.execvp(argv[0], list(argv))"),
 }
 
 

@@ -16,7 +16,7 @@ import typer
 from tabulate import tabulate
 
 from bots.cbuild import BuildError
-from protocol.sandbox_host import SandboxUnavailable
+from protocol.sandbox.host import SandboxUnavailable
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Game

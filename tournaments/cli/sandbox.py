@@ -16,7 +16,7 @@ from typing import Annotated, cast
 import typer
 
 from protocol.sandbox import SandboxSettings
-from protocol.sandbox_host import probe
+from protocol.sandbox.host import probe
 from protocol.spec import EngineSpec
 from tournaments.event.config import SandboxMode
 from tournaments.event.engines import hide_each_other, hide_path
@@ -58,7 +58,7 @@ def confine(
 def require_sandbox(specs: Iterable[EngineSpec]) -> None:
     """Check that the sandbox works here if an engine needs it.
 
-    :raises protocol.sandbox_host.SandboxUnavailable: one line naming the package.
+    :raises protocol.sandbox.host.SandboxUnavailable: one line naming the package.
     """
     if any(spec.sandbox is not None for spec in specs):
         probe()

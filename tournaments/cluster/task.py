@@ -37,7 +37,7 @@ from typing import Any
 import trio
 
 from bots.cbuild import BuildError
-from protocol.sandbox_host import SandboxUnavailable, probe
+from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
 from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup

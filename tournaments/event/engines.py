@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bots.cbuild import build_c_engine
-from protocol.sandbox_host import foreign_dirs, program_dirs
+from protocol.sandbox.host import foreign_dirs, program_dirs
 from protocol.spec import EngineSpec
 
 
@@ -101,7 +101,7 @@ def hide_each_other(specs: Sequence[EngineSpec]) -> tuple[EngineSpec, ...]:
     """The entrants, each sandboxed one with the others' directories hidden from it.
 
     An entrant's directories are its working directory, its program's and its script's
-    (``protocol.sandbox_host.program_dirs``); what every sandbox shows anyway (the
+    (``protocol.sandbox.host.program_dirs``); what every sandbox shows anyway (the
     system, Python, the referee's code) and the entrant's own stay visible.
     """
     dirs = [_dirs(spec) for spec in specs]

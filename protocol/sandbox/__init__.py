@@ -1,7 +1,11 @@
 """The bubblewrap sandbox for untrusted engines: its settings and its command line (pure).
 
+The package: this module (settings, ``Layout``, the ``bwrap`` command line), ``host``
+(the layout on this machine, one start's pipes, ``probe``) and ``warden`` (the
+sandbox's process 1, run by path with the standard library only).
+
 An engine whose ``EngineSpec.sandbox`` is set runs as
-``bwrap OPTIONS python -I -S warden.py KEY=VALUE... -- ENGINE ARGV`` (``protocol.warden``
+``bwrap OPTIONS python -I -S warden.py KEY=VALUE... -- ENGINE ARGV`` (``protocol.sandbox.warden``
 is the sandbox's process 1). What it sees and may do:
 
 * new user, PID, network, IPC and UTS namespaces (and cgroup, where the kernel has
@@ -31,7 +35,7 @@ root of that namespace (so it can read what root can), and the warden becomes
 ``SANDBOX_UID`` before it starts the engine. Otherwise bwrap maps the referee's own
 user and ``--disable-userns`` forbids nested user namespaces.
 
-Nothing here touches the host: ``protocol.sandbox_host`` finds the ``Layout`` on this
+Nothing here touches the host: ``protocol.sandbox.host`` finds the ``Layout`` on this
 machine, opens the pipes and runs the command.
 """
 
@@ -41,7 +45,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from protocol.warden import Config
+from protocol.sandbox.warden import Config
 
 PACKAGE = "bubblewrap"
 """The Debian (and Ubuntu, Fedora, Arch) package that provides ``bwrap``."""
@@ -89,7 +93,7 @@ class SandboxSettings:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """What the sandbox shows of this host, resolved (``sandbox_host.layout_for``)."""
+    """What the sandbox shows of this host, resolved (``protocol.sandbox.host.layout_for``)."""
 
     system: tuple[tuple[str, str | None], ...]
     """``(path, None)`` for a directory to show read-only, ``(path, target)`` for a

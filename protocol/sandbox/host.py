@@ -20,7 +20,6 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from protocol import warden
 from protocol.sandbox import (
     PACKAGE,
     SANDBOX_UID,
@@ -31,6 +30,7 @@ from protocol.sandbox import (
     bwrap_argv,
     environment,
     masks,
+    warden,
     warden_config,
 )
 
@@ -75,7 +75,7 @@ def program_dirs(argv: Sequence[str], cwd: str | None, path: str | None) -> list
 
 def code_root() -> str:
     """The directory holding the referee's packages (``protocol``, ``bots``, ...)."""
-    return str(Path(warden.__file__).resolve().parent.parent)
+    return str(Path(warden.__file__).resolve().parents[2])
 
 
 def runtime_dirs() -> list[str]:
@@ -133,7 +133,7 @@ def layout_for(
         masked=masks(visible, [h for h in hidden if os.path.isdir(h)]),
         masked_files=masks(visible, [h for h in hidden if os.path.isfile(h)]),
         python=sys.executable,
-        warden=os.path.join(root, "protocol", "warden.py"),
+        warden=os.path.join(root, "protocol", "sandbox", "warden.py"),
         code_root=root,
         cwd=os.path.realpath(cwd) if cwd else SCRATCH,
         as_root=os.geteuid() == 0,
