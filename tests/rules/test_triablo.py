@@ -527,6 +527,27 @@ def test_score_unfinished_scores_controlled_pieces() -> None:
     assert forfeit.ranks == (3, 2, 1) and forfeit.scores == (4.0, 0.0, 5.0)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_evaluate_counts_each_seats_controlled_pieces_in_random_play(players: int) -> None:
+    import random
+
+    from referee.games.triablo.pieces import controlled
+
+    game = Triablo()
+    for seed in range(12):
+        state = game.initial_state(players)
+        rng = random.Random(seed)
+        while state.to_move is not None and state.ply < 200:
+            gone = {seat for seat, _ in state.out}
+            expected = tuple(
+                0.0 if seat in gone else float(controlled(state.board, seat))
+                for seat in range(players)
+            )
+            assert game.evaluate(state) == expected
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+
+
 # --- three players ------------------------------------------------------------------------
 
 ELIMINATION = """

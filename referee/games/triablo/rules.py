@@ -49,6 +49,7 @@ from referee.games.triablo.movegen import SETUP
 from referee.games.triablo.notation import KING_CAPTURED, KING_STUCK, TOO_FEW
 from referee.games.triablo.pieces import (
     CAPTIVE,
+    CONTROL_TABLE,
     CONTROLLER,
     DOUBLET,
     KIND,
@@ -349,8 +350,9 @@ class Triablo(Game[TriabloState, int]):
 
     def evaluate(self, state: TriabloState) -> tuple[float, ...]:
         """The scores of ``score_unfinished``: the pieces each seat controls (0 when out)."""
-        gone = {seat for seat, _ in state.out}
-        return tuple(
-            0.0 if seat in gone else float(controlled(state.board, seat))
-            for seat in range(state.num_players)
-        )
+        # One translation for every seat (the search values every child of a position).
+        owners = state.board.translate(CONTROL_TABLE)
+        counts = [float(owners.count(seat)) for seat in range(1, state.num_players + 1)]
+        for seat, _ in state.out:
+            counts[seat] = 0.0
+        return tuple(counts)
