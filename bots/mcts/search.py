@@ -6,7 +6,8 @@ The tree (pure: no I/O; the clock is passed in):
   node (visits and summed values per child, a flat list of ``n_seats`` values per child),
   and a child becomes a node of its own only when the search descends into it.
 * **Expansion** values every child at once: the successor of each legal move is valued
-  exactly if it ends the game, else by the game's heuristic (``values.Valuer``); that
+  exactly if it ends the game, else by the game's heuristic and the engine's positional
+  term for it, if any (``values.Valuer``, ``heuristics``); that
   value counts as the child's first visit. The iteration then backs up, from the
   expanded node, the child values best for the seat to move there (one ply of max-n),
   so the first visit of a node is already a one-ply search. Every seat has its own
@@ -219,6 +220,7 @@ class Search:
         players, seat = self.players, node.seat
         valuer, apply, parent_raw = self.valuer, state._apply, node.raw
         raw, points, exact = valuer.raw_of, valuer.memo_points, valuer.exact
+        positional, unmemoised = valuer.positional, valuer.points
         quieter = node.quiet + 1
         terminal: list[Values | None] = []
         minimax: list[Values] = []
@@ -234,7 +236,11 @@ class Search:
             outcome = child.outcome()
             if outcome is None:
                 values_raw = raw(child)
-                values = points(values_raw, quieter if values_raw == parent_raw else 0)
+                quiet = quieter if values_raw == parent_raw else 0
+                if positional is None:
+                    values = points(values_raw, quiet)
+                else:  # positions differ in the term: nothing to remember
+                    values = unmemoised(tuple(map(add, values_raw, positional(child))), quiet)
                 terminal.append(None)
             else:
                 values = exact(outcome)

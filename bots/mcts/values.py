@@ -7,7 +7,8 @@ share the average of the places they span). They sum to ``n / 2`` over the seats
 ``score`` the engine reports.
 
 An unfinished position is valued from the game's own heuristic ``Game.evaluate``
-(material, stones, points so far) through pairwise comparisons: seat ``i`` finishes ahead
+(material, stones, points so far), plus the engine's positional term for the games that
+have one (``heuristics``), through pairwise comparisons: seat ``i`` finishes ahead
 of seat ``j`` with probability ``sigmoid((v_i - v_j) / scale)``, and a seat's expected
 points are the mean of those probabilities over its opponents. For a finished game the
 probabilities are 1, ½ or 0, which gives exactly the placement points, so heuristic and
@@ -19,8 +20,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from operator import add
 from typing import Any
 
+from bots.mcts.heuristics import Positional, positional
 from referee.core import Game, Outcome, State
 
 AnyGame = Game[Any, Any]
@@ -107,10 +110,14 @@ class Valuer:
         self.even: Values = [0.5] * num_players
         self.points: Callable[[tuple[float, ...], int], Values] = self._make_points()
         start = game.initial_state(num_players)
+        per_seat = len(game.evaluate(start)) == num_players
         self.raw_of: Callable[[AnyState], tuple[float, ...]] = (
-            game.evaluate if len(game.evaluate(start)) == num_players else self.raw
+            game.evaluate if per_seat else self.raw
         )
-        """``raw``, or the game's ``evaluate`` itself when it gives a value per seat."""
+        """``raw``, or the game's ``evaluate`` itself when it gives a value per seat: the
+        material, which also counts the shuffling plies."""
+        self.positional: Positional | None = positional(game) if per_seat else None
+        """The game's positional term (``heuristics``), added to ``raw_of``'s values."""
         self._memo: dict[tuple[tuple[float, ...], int], Values] = {}
 
     def memo_points(self, raw: tuple[float, ...], quiet: int) -> Values:
@@ -160,7 +167,10 @@ class Valuer:
 
     def heuristic(self, state: AnyState, quiet: int = 0) -> Values:
         """The values of an unfinished ``state`` after ``quiet`` shuffling plies."""
-        return self.points(self.raw(state), quiet)
+        raw = self.raw(state)
+        if self.positional is not None:
+            raw = tuple(map(add, raw, self.positional(state)))
+        return self.points(raw, quiet)
 
     def exact(self, outcome: Outcome) -> Values:
         """The values of a finished game."""
