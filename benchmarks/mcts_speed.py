@@ -8,7 +8,8 @@ expansion each) and **positions** valued (every child of an expanded position is
 applied and valued, so this is iterations times the branching factor). A second,
 profiled pass splits the time between the **rules** (``referee/``: move generation,
 applying moves, the end test, ``Game.evaluate``), the **values** (``bots/mcts/values.py``:
-the heuristic turned into per-seat points) and the **tree** (``bots/mcts/search.py`` and
+the heuristic turned into per-seat points, and ``bots/mcts/heuristics.py``: the engine's
+positional term, Triablo's aims) and the **tree** (``bots/mcts/search.py`` and
 the built-ins it calls: selection, the expansion loop, backup); the profiler's own cost
 is spread over all three.
 """
@@ -72,8 +73,9 @@ def run(name: str, players: int, states: list[Any], nodes: int) -> tuple[int, in
 
 def shares(name: str, players: int, states: list[Any], nodes: int) -> tuple[float, float]:
     """The fractions of profiled time spent in the rules (``referee/``) and in turning
-    the heuristic into values (``bots/mcts/values.py``); the rest is the tree (selection,
-    expansion's bookkeeping, backup) and the built-ins it calls."""
+    the heuristic into values (``bots/mcts/values.py``, ``bots/mcts/heuristics.py``); the
+    rest is the tree (selection, expansion's bookkeeping, backup) and the built-ins it
+    calls."""
     profile = cProfile.Profile(time.process_time)
     profile.enable()
     run(name, players, states, nodes)
@@ -85,7 +87,7 @@ def shares(name: str, players: int, states: list[Any], nodes: int) -> tuple[floa
         total += entry.inlinetime
         if "/referee/" in path:
             rules += entry.inlinetime
-        elif path.endswith("bots/mcts/values.py"):
+        elif path.endswith(("bots/mcts/values.py", "bots/mcts/heuristics.py")):
             values += entry.inlinetime
     return (rules / total, values / total) if total else (0.0, 0.0)
 
