@@ -9,7 +9,9 @@ time of each side, and mcts's score in the games that no greedy bot lost on time
 greedy bot does not manage its clock: in Whistling Captures its two-ply search can take
 seconds). Options: ``--tc`` (default 5+0.05), ``--games`` per case (rounded up to a multiple
 of the seat count), ``--concurrency`` (default 2), ``--only GAME[/N]``, ``--out DIR``
-(the events, kept for ``referee report`` and ``adjudicate``).
+(the events, kept for ``referee report`` and ``adjudicate``), ``--nodes N``, and
+``--mcts-args ARGS`` for the engine (``--mcts-args=--material-only``: without its
+positional term, the Triablo baseline of benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -39,7 +41,14 @@ CASES = (
 
 
 def config(
-    game: str, players: int, games: int, tc: str, concurrency: int, seed: int, nodes: int | None
+    game: str,
+    players: int,
+    games: int,
+    tc: str,
+    concurrency: int,
+    seed: int,
+    nodes: int | None,
+    mcts_args: str = "",
 ) -> str:
     """The event: mcts and ``players - 1`` greedy bots, one table, seats rotated."""
     greedy = "".join(
@@ -58,18 +67,25 @@ seed = {seed}
 
 [[entrants]]
 name = "mcts"
-command = "mcts"
+command = "{" ".join(("mcts", *mcts_args.split()))}"
 {f"nodes = {nodes}" if nodes else ""}
 {greedy}"""
 
 
 def run_case(
-    game: str, players: int, games: int, tc: str, concurrency: int, out: Path, nodes: int | None
+    game: str,
+    players: int,
+    games: int,
+    tc: str,
+    concurrency: int,
+    out: Path,
+    nodes: int | None,
+    mcts_args: str = "",
 ) -> dict[str, float]:
     """Run one event; mcts's score, losses on time and the event's wall time."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "event.toml"
-    path.write_text(config(game, players, games, tc, concurrency, seed=11, nodes=nodes))
+    path.write_text(config(game, players, games, tc, concurrency, 11, nodes, mcts_args))
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "tournaments", "tournament", str(path), "--out", str(out / "event")],
@@ -133,9 +149,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--nodes", type=int, default=None, help="a node limit for mcts (load-independent)"
     )
+    parser.add_argument(
+        "--mcts-args",
+        default="",
+        metavar="ARGS",
+        help="options for the mcts engine, e.g. '--material-only' (bots/mcts/brain.py)",
+    )
     args = parser.parse_args(argv)
+    if any(c in args.mcts_args for c in '"\\'):
+        parser.error("--mcts-args: no quotes or backslashes")
     out = args.out or Path(tempfile.mkdtemp(prefix="mcts-strength-"))
     limit = f", mcts at {args.nodes} nodes per move" if args.nodes else ""
+    limit += f", mcts {args.mcts_args}" if args.mcts_args else ""
     print(f"events in {out}; tc {args.tc}, concurrency {args.concurrency}{limit}")
     print(
         "| game | seats | games | mcts score | W-D-L (sole first / between / sole last) "
@@ -146,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and not any(o in (game, f"{game}/{players}") for o in args.only):
             continue
         games = players * math.ceil(args.games / players)
+        where = out / f"{game}-{players}p"
         r = run_case(
-            game, players, games, args.tc, args.concurrency, out / f"{game}-{players}p", args.nodes
+            game, players, games, args.tc, args.concurrency, where, args.nodes, args.mcts_args
         )
         print(
             f"| {game} | {players} | {r['games']:.0f} | {100 * r['score']:.1f} % "

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bots.greedy_bot import greedy_move
-from bots.mcts.brain import MctsBrain
+from bots.mcts.brain import MctsBrain, build_parser
 from bots.mcts.heuristics import AIM_WEIGHT, VULNERABLE_WEIGHT, positional, triablo_aims
 from bots.mcts.search import Limits
 from bots.random_bot import mix_seed
@@ -127,3 +127,21 @@ def test_a_small_search_with_the_aims_beats_greedy_in_triablo(mcts_seat: int) ->
     outcome = state.outcome()
     assert outcome is not None
     assert outcome.ranks[mcts_seat] == 1 and outcome.ranks.count(1) == 1, outcome.reason
+
+
+def test_material_only_leaves_the_term_out() -> None:
+    """``mcts --material-only`` (the benchmark's baseline): the same engine valuing
+    positions by ``Game.evaluate`` alone."""
+    assert build_parser().parse_args(["--material-only"]).material_only is True
+    assert build_parser().parse_args([]).material_only is False
+    plain = MctsBrain(0, positional=False)
+    assert plain.newgame(make_game("triablo"), NewGame("triablo", 2, 1, 5)) is None
+    assert plain.valuer is not None and plain.valuer.positional is None
+    state = next(s for s in random_positions(2, "yes", 3)[20:] if any(triablo_aims(s)))
+    game = make_game("triablo")
+    assert plain.valuer.heuristic(state) == pytest.approx(
+        plain.valuer.points(game.evaluate(state), 0)
+    )
+    assert new_brain(2).valuer.heuristic(state) != pytest.approx(  # type: ignore[union-attr]
+        plain.valuer.heuristic(state)
+    )

@@ -1,5 +1,5 @@
 """The ``mcts`` engine: ``python -m bots mcts [--seed S] [--exploration C] [--minimax W]
-[--scale X] [--max-children N]``.
+[--scale X] [--max-children N] [--material-only]``.
 
 It plays every registered game and seat count through the engine loop
 (``bots.engine``), searches with ``bots.mcts.search`` for as long as ``bots.mcts.timeman``
@@ -56,8 +56,11 @@ class MctsBrain:
         minimax_weight: float = DEFAULT_MINIMAX_WEIGHT,
         scale: float | None = None,
         max_children: int = DEFAULT_MAX_CHILDREN,
+        positional: bool = True,
     ) -> None:
         self.seed = seed
+        self.positional = positional
+        """Whether to add the game's positional term (``heuristics``) to its material."""
         self.exploration = exploration
         self.minimax_weight = minimax_weight
         self.scale = scale
@@ -79,7 +82,7 @@ class MctsBrain:
         if scale is None:
             scale = default_scale(game, game.initial_state(cmd.players))
         self.game, self.game_seed = game, cmd.seed
-        self.valuer = Valuer(game, cmd.players, scale)
+        self.valuer = Valuer(game, cmd.players, scale, use_positional=self.positional)
         self.overhead.reset()
         self.tree, self.seen, self.start_clock = None, None, 0.0
         gc.collect()  # the engine runs with the cyclic collector off (``main``): not on the clock
@@ -223,6 +226,12 @@ def build_parser(prog: str = "python -m bots mcts") -> argparse.ArgumentParser:
         metavar="N",
         help=f"stop a search once its tree holds N children (default {DEFAULT_MAX_CHILDREN})",
     )
+    parser.add_argument(
+        "--material-only",
+        action="store_true",
+        help="value positions by the game's own evaluation alone, without the engine's "
+        "positional term (Triablo's aims; bots/mcts/heuristics.py)",
+    )
     return parser
 
 
@@ -245,6 +254,7 @@ def main(argv: Sequence[str]) -> int:
             minimax_weight=args.minimax,
             scale=args.scale,
             max_children=max(1, args.max_children),
+            positional=not args.material_only,
         ),
         name=f"mcts-{args.seed}",
         author="referee project",

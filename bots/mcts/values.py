@@ -103,7 +103,9 @@ class Valuer:
     search values every child of every position it expands, so this is hot.
     """
 
-    def __init__(self, game: AnyGame, num_players: int, scale: float) -> None:
+    def __init__(
+        self, game: AnyGame, num_players: int, scale: float, *, use_positional: bool = True
+    ) -> None:
         self.game = game
         self.num_players = num_players
         self.scale = scale
@@ -116,8 +118,11 @@ class Valuer:
         )
         """``raw``, or the game's ``evaluate`` itself when it gives a value per seat: the
         material, which also counts the shuffling plies."""
-        self.positional: Positional | None = positional(game) if per_seat else None
-        """The game's positional term (``heuristics``), added to ``raw_of``'s values."""
+        self.positional: Positional | None = (
+            positional(game) if per_seat and use_positional else None
+        )
+        """The game's positional term (``heuristics``), added to ``raw_of``'s values;
+        None without one or with ``use_positional=False`` (material alone)."""
         self._memo: dict[tuple[tuple[float, ...], int], Values] = {}
 
     def memo_points(self, raw: tuple[float, ...], quiet: int) -> Values:
