@@ -59,7 +59,7 @@ class MctsBrain:
         positional: bool = True,
     ) -> None:
         self.seed = seed
-        self.positional = positional
+        self.use_positional = positional
         """Whether to add the game's positional term (``heuristics``) to its material."""
         self.exploration = exploration
         self.minimax_weight = minimax_weight
@@ -82,7 +82,7 @@ class MctsBrain:
         if scale is None:
             scale = default_scale(game, game.initial_state(cmd.players))
         self.game, self.game_seed = game, cmd.seed
-        self.valuer = Valuer(game, cmd.players, scale, use_positional=self.positional)
+        self.valuer = Valuer(game, cmd.players, scale, use_positional=self.use_positional)
         self.overhead.reset()
         self.tree, self.seen, self.start_clock = None, None, 0.0
         gc.collect()  # the engine runs with the cyclic collector off (``main``): not on the clock

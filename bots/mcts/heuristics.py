@@ -17,11 +17,11 @@ for every seat, its tips aimed at enemy pieces, at most three per target
 or more, which a seat to move may take: so the search builds up aims step by step and
 prefers the moves that threaten two pieces at once, which a one-move defence cannot
 parry. In ``benchmarks/README.md`` (mcts against greedy) this took Triablo from
-71–75 % to 100 % with two seats and 88 % with three.
+71–75 % to 100 % with two seats and 89 % with three.
 
-Cost: one pass over the board's pieces and their tip lines, about 5 µs a position
-(``Game.evaluate`` alone: under 1 µs), so fewer iterations a second; at equal time the
-knowledge wins by far.
+Cost: one pass over the board's pieces and their tip lines, about 10 µs a position
+(``Game.evaluate`` alone: under 1 µs), so about a third of the iterations a second; at
+equal time the knowledge wins by far.
 """
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ class Search:
         players, seat = self.players, node.seat
         valuer, apply, parent_raw = self.valuer, state._apply, node.raw
         raw, points, exact = valuer.raw_of, valuer.memo_points, valuer.exact
-        positional, unmemoised = valuer.positional, valuer.points
+        positional, with_term = valuer.positional, valuer.positional_points
         quieter = node.quiet + 1
         terminal: list[Values | None] = []
         minimax: list[Values] = []
@@ -239,8 +239,8 @@ class Search:
                 quiet = quieter if values_raw == parent_raw else 0
                 if positional is None:
                     values = points(values_raw, quiet)
-                else:  # positions differ in the term: nothing to remember
-                    values = unmemoised(tuple(map(add, values_raw, positional(child))), quiet)
+                else:
+                    values = with_term(values_raw, child, quiet)
                 terminal.append(None)
             else:
                 values = exact(outcome)

@@ -170,11 +170,17 @@ class Valuer:
 
         return two if n == 2 else many
 
+    def positional_points(self, raw: tuple[float, ...], state: AnyState, quiet: int) -> Values:
+        """``points`` of the material ``raw`` of ``state`` plus the positional term (set
+        ``positional`` first); not remembered, since positions differ in the term."""
+        assert self.positional is not None
+        return self.points(tuple(map(add, raw, self.positional(state))), quiet)
+
     def heuristic(self, state: AnyState, quiet: int = 0) -> Values:
         """The values of an unfinished ``state`` after ``quiet`` shuffling plies."""
         raw = self.raw(state)
         if self.positional is not None:
-            raw = tuple(map(add, raw, self.positional(state)))
+            return self.positional_points(raw, state, quiet)
         return self.points(raw, quiet)
 
     def exact(self, outcome: Outcome) -> Values:
