@@ -17,6 +17,7 @@ from protocol.messages import Go, NewGame
 from referee.games.triablo.board import NUM_POINTS
 from referee.games.triablo.pieces import BACK, CONTROLLER, NO_ONE, tips_on
 from referee.registry import make_game
+from tests.test_mcts import new_brain
 
 
 def reference_aims(state: Any) -> tuple[float, ...]:
@@ -79,19 +80,13 @@ def test_the_start_has_no_aims_and_only_triablo_has_a_term() -> None:
     assert all(positional(make_game(name)) is None for name in ("trike", "tricouleur", "trichess"))
 
 
-def new_brain(players: int, seed: int = 0) -> MctsBrain:
-    brain = MctsBrain(seed)
-    assert brain.newgame(make_game("triablo"), NewGame("triablo", players, 1, 5)) is None
-    return brain
-
-
 @pytest.mark.parametrize("players", [2, 3])
 def test_expansion_values_children_with_the_term_and_counts_quiet_on_material(
     players: int,
 ) -> None:
     game = make_game("triablo")
     state = next(s for s in random_positions(players, "yes", 2)[20:] if s.to_move is not None)
-    brain = new_brain(players)
+    brain = new_brain("triablo", players, game_seed=5)
     valuer = brain.valuer
     assert valuer is not None
     root = brain.search(state, Limits(nodes=1)).root
@@ -115,7 +110,7 @@ def test_a_small_search_with_the_aims_beats_greedy_in_triablo(mcts_seat: int) ->
     both seats against greedy. With material alone it drew such games by the no-capture
     count (benchmarks/README.md, mcts against greedy)."""
     game = make_game("triablo")
-    brain = new_brain(2, seed=7)
+    brain = new_brain("triablo", 2, seed=7, game_seed=5)
     state = game.initial_state(2)
     while state.to_move is not None:
         if state.to_move == mcts_seat:
@@ -142,6 +137,6 @@ def test_material_only_leaves_the_term_out() -> None:
     assert plain.valuer.heuristic(state) == pytest.approx(
         plain.valuer.points(game.evaluate(state), 0)
     )
-    assert new_brain(2).valuer.heuristic(state) != pytest.approx(  # type: ignore[union-attr]
+    assert new_brain("triablo", 2, game_seed=5).valuer.heuristic(state) != pytest.approx(  # type: ignore[union-attr]
         plain.valuer.heuristic(state)
     )
