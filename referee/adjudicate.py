@@ -6,7 +6,9 @@
 1. The record must set up: a known game, valid options, the rules version of this
    referee, a player count the game allows, a decodable ``Start``. Else ``invalid-record``.
 2. Every move, in order, must be canonical text that parses and is legal, and the
-   game must not be over before it. Else ``illegal-move`` at that ply.
+   game must not be over before it. Else ``illegal-move`` at that ply, with why (the
+   parse error, or the rule the move breaks: ``State.why_illegal``). Plies count from
+   the game's initial position: a record with a ``Start`` begins at the Start's ply.
 3. The ``Result`` (and ``Score``, ``Culprit``) must be what the final position and the
    ``Termination`` justify. Else ``wrong-result``.
 4. With an ``Adjudication`` tag (score rules, ``referee.score_rules``) the recorded
@@ -67,7 +69,9 @@ class Verdict:
     reason: str
     """One line of human text."""
     ply: int | None = None
-    """The 1-based index in the movetext of the first bad move (``illegal-move``)."""
+    """The ply of the first bad move (``illegal-move``), counted from the game's initial
+    position: its index in the movetext plus the ``Start`` position's ply (an opening's
+    plies), as the match's forfeit reasons and ``referee show --ply`` count."""
     seat: int | None = None
     """The 1-based seat that made the bad move, or None (e.g. after the game was over)."""
     move: str | None = None
@@ -135,7 +139,9 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
     decision: Decision | None = None
     early: Decision | None = None
 
-    for ply, text in enumerate(record.move_texts, 1):
+    first = state.ply  # the plies before the movetext (an opening's), 0 without Start
+    for index, text in enumerate(record.move_texts):
+        ply = first + index + 1
         if decision is not None and early is None:
             early = decision  # the rule ended the game, yet the record goes on
         seat = state.to_move
@@ -153,14 +159,14 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
             return _illegal(ply, seat, text, reason, game.render(state))
         try:
             state = state.play(move)
-        except IllegalMoveError:
-            reason = f"move {ply} {text!r} by seat {seat + 1} is illegal"
+        except IllegalMoveError as exc:
+            reason = f"move {ply} {text!r} by seat {seat + 1} is illegal: {exc}"
             return _illegal(ply, seat, text, reason, game.render(state))
         if adjudicator is not None:
-            score = record.moves[ply - 1].note.score
+            score = record.moves[index].note.score
             decision = adjudicator.observe(seat, score)
     if adjudicator is not None:
-        problem = _check_rule(record, state, early, decision)
+        problem = _check_rule(record, state, early, decision, first)
         if problem is not None:
             return _check_result(game, record, state, problem=problem)
         if decision is not None and state.outcome() is None:
@@ -169,12 +175,13 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
 
 
 def _check_rule(
-    record: GameRecord, state: Any, early: Decision | None, last: Decision | None
+    record: GameRecord, state: Any, early: Decision | None, last: Decision | None, first: int
 ) -> str | None:
-    """What is wrong with the record under its score rules, or None."""
+    """What is wrong with the record under its score rules, or None (``first``: the
+    plies before the movetext, so that plies count from the game's initial position)."""
     if early is not None:
         return (
-            f"the {TAG} rule ends the game after ply {early.ply}, but the record goes on:"
+            f"the {TAG} rule ends the game after ply {first + early.ply}, but the record goes on:"
             f" {early.reason}"
         )
     termination = record.termination

@@ -184,14 +184,44 @@ class State(ABC, Generic[M]):
         """Whether ``move`` is legal here. Games override this with a faster test."""
         return move in self.legal_moves()
 
+    def why_illegal(self, move: M) -> str | None:
+        """None when ``move`` is legal here, else one line saying which rule it breaks.
+
+        Meant for the illegal path only (``play`` calls it after ``is_legal`` said no):
+        it may be much slower than ``is_legal``. The line comes from ``explain_illegal``;
+        ``GAME_OVER`` when nobody is to move, ``NOT_LEGAL`` when the game's explainer
+        finds no fault.
+        """
+        if self.is_legal(move):
+            return None
+        if self.to_move is None:
+            return GAME_OVER
+        return self.explain_illegal(move) or NOT_LEGAL
+
+    def explain_illegal(self, move: M) -> str | None:
+        """The first rule ``move`` breaks in this position (the game not over), in the
+        rules' own terms ("the cell e3 is occupied"), or None when it breaks none.
+
+        Games override this; it is an independent judgement, so the conformance tests
+        check that it is None exactly for the legal moves. The default knows no rule.
+        """
+        return None
+
     def play(self, move: M) -> Self:
         """Validate ``move`` and return the successor state.
 
-        :raises IllegalMoveError: the move is not legal in this state.
+        :raises IllegalMoveError: the move is not legal in this state; the message is
+            ``why_illegal``'s line.
         """
         if not self.is_legal(move):
-            raise IllegalMoveError("not a legal move in this position")
+            raise IllegalMoveError(self.why_illegal(move) or NOT_LEGAL)
         return self._apply(move)
+
+
+NOT_LEGAL = "not a legal move in this position"
+"""The reason ``State.why_illegal`` gives when the game's explainer names no rule."""
+GAME_OVER = "the game is over"
+"""The reason ``State.why_illegal`` gives for any move after the end of the game."""
 
 
 S = TypeVar("S", bound="State[Any]")

@@ -23,6 +23,10 @@ clock allows (+ margin)
 ``resign``                  —                              forfeit: ``resignation``
 ==========================  ===========================  ================================
 
+An ``illegal-move`` reason quotes the move, its ply (counted from the game's initial
+position, an opening's plies included) and why: the parse error for unparsable text, the
+rule it breaks (``State.why_illegal``) for a well-formed one.
+
 A forfeit ends the game for every seat count: the culprit is ranked last, the
 other seats are ranked among themselves by ``Game.score_unfinished`` (in a
 2-player game the other seat simply wins).
@@ -230,8 +234,10 @@ async def play_game(
                 state,
                 Termination.ILLEGAL_MOVE,
                 mover,
+                # ``state.ply + 1``: counted from the game's initial position, an opening's
+                # plies included, as ``referee show --ply`` and ``referee adjudicate`` count.
                 f"{_who(mover, player)} plays illegal move {reply.move!r}"
-                f" at ply {len(history) + 1}: {error}",
+                f" at ply {state.ply + 1}: {error}",
             )
             break
         text = reply.move  # parse_move accepts canonical text only, so this is canonical

@@ -51,7 +51,8 @@ def test_ascii_shows_the_final_position_by_default(
     code, out, err = referee(capsys, monkeypatch, "show", str(record_file))
     assert code == 0, err
     text = game.format_move(last.before, last.move)
-    assert out == game.render(state) + f"\nlast move: {text} (move {case.plies} of the record)\n"
+    where = f"ply {case.plies}, move {case.plies} of the record"
+    assert out == game.render(state) + f"\nlast move: {text} ({where})\n"
 
 
 def test_ascii_at_ply_zero_is_the_start(

@@ -120,7 +120,23 @@ def test_edited_illegal_move_is_found_at_its_ply_and_seat(ply: int) -> None:
     assert verdict.seat == states[ply - 1].to_move + 1
     assert verdict.move == occupied
     assert verdict.claimed is None and verdict.correct is None
-    assert f"move {ply} '{occupied}' by seat {verdict.seat} is illegal" == verdict.reason
+    head = f"move {ply} '{occupied}' by seat {verdict.seat} is illegal: "
+    assert verdict.reason.startswith(head + f"the cell {occupied} is occupied (seat ")
+
+
+def test_plies_of_a_record_with_a_start_count_from_the_initial_position() -> None:
+    """A record that starts after an opening numbers its moves after the opening's plies,
+    as the match's forfeit reasons do: the third move after a 6-ply start is ply 9."""
+    game, states, texts = random_game(4)
+    record = build_record(
+        game, ["a", "b"], texts[6:], states[-1].outcome(), start=game.encode(states[6])
+    )
+    occupied = texts[0]  # the first checker's cell
+    verdict = adjudicate(edit(record, 3, occupied))
+    assert verdict.verdict is ILLEGAL
+    assert verdict.ply == 9
+    assert verdict.seat == states[8].to_move + 1
+    assert verdict.reason.startswith(f"move 9 '{occupied}' by seat {verdict.seat} is illegal: ")
 
 
 def test_unreadable_move() -> None:

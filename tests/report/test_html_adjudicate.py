@@ -61,7 +61,10 @@ def test_adjudicate_html_shows_each_dispute(
 
     # Illegal move: the position before it, with the move drawn as the last move.
     illegal = _section(page, 1)
-    assert 'data-verdict="illegal-move"' in illegal and "at ply 4, seat 2" in illegal
+    # Plies count from the game's start: the 2-ply opening, then the record's moves.
+    assert 'data-verdict="illegal-move"' in illegal and "at ply 6, seat 2" in illegal
+    assert "before ply 6 (move 4 of the movetext)" in illegal
+    assert "the cell " in illegal and " is occupied" in illegal  # the rule it breaks
     before = replay(games[0], 3)
     move = before.game.parse_move(before.states[-1], games[0].moves[3].text)
     assert position_svg(before.game, before.states[-1], last_move=move) in illegal

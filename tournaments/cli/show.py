@@ -8,6 +8,7 @@ line, which the console script prints as ``referee: error: ...`` (exit status 2)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,7 +33,11 @@ class Shown:
     """The move that led to ``state`` and the position before it; None at ply 0."""
     last_text: str | None
     ply: int
-    """How many of the record's moves were replayed."""
+    """The ply shown, counted from the game's initial position (an opening's plies
+    included): ``state.ply``."""
+    index: int
+    """How many of the record's moves were replayed (0: its start position, or a
+    position of its opening)."""
 
 
 def load_record(path: Path, number: int) -> GameRecord:
@@ -50,38 +55,69 @@ def load_record(path: Path, number: int) -> GameRecord:
 
 
 def replay(record: GameRecord, ply: int | None) -> Shown:
-    """The position after the first ``ply`` moves of ``record`` (all moves when None).
+    """The position after ply ``ply`` of ``record``'s game (its last when None).
+
+    Plies count from the game's initial position, as forfeit reasons and ``referee
+    adjudicate`` count them: a record with a ``Start`` tag begins at the Start's ply, and
+    the plies before it replay from the ``Opening`` tag (the moves that lead to Start).
 
     :raises ValueError: ``ply`` out of range, or a record that does not replay (unknown
-        game or option, bad ``Start``, an unreadable or illegal move).
+        game or option, bad ``Start``, an unreadable or illegal move, an ``Opening`` that
+        does not lead to ``Start``).
     """
-    count = len(record.moves)
-    if ply is None:
-        ply = count
-    if not 0 <= ply <= count:
-        raise ValueError(f"--ply {ply} is outside 0..{count} (the game has {count} moves)")
     try:
         game = make_game(record.game, record.options)
         start = record.start
         state = game.initial_state(record.players) if start is None else game.decode(start)
     except RulesError as error:
         raise ValueError(f"the record cannot be set up: {error}") from None
+    first, count = state.ply, len(record.moves)
+    opening = record.tag("Opening")
+    low = 0 if start is None or opening is not None else first
+    if ply is None:
+        ply = first + count
+    if not low <= ply <= first + count:
+        raise ValueError(
+            f"--ply {ply} is outside {low}..{first + count} (the record's {count} moves "
+            f"follow ply {first})"
+        )
+    if ply < first:
+        return _replay_texts(game, game.initial_state(record.players), (opening or "").split(), ply)
+    shown = _replay_texts(game, state, record.move_texts, ply - first)
+    return Shown(game, shown.state, shown.last, shown.last_text, shown.state.ply, ply - first)
+
+
+def _replay_texts(
+    game: Game[Any, Any], state: State[Any], texts: Sequence[str], count: int
+) -> Shown:
+    """The position after the first ``count`` of ``texts`` from ``state``.
+
+    :raises ValueError: a move that does not replay, or fewer than ``count`` texts.
+    """
+    if count > len(texts):
+        raise ValueError(f"the record's Opening tag holds only {len(texts)} moves")
     last: LastMove | None = None
-    for number, text in enumerate(record.move_texts[:ply], 1):
+    for number, text in enumerate(texts[:count], 1):
         try:
             move = game.parse_move(state, text)
             last = LastMove(state, move)
             state = state.play(move)
         except RulesError as error:
             raise ValueError(f"move {number} {text!r} does not replay: {error}") from None
-    return Shown(game, state, last, None if last is None else record.move_texts[ply - 1], ply)
+    last_text = None if last is None else texts[count - 1]
+    return Shown(game, state, last, last_text, state.ply, 0)
 
 
 def show_command(
     path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
     game_number: Annotated[int, typer.Option("--game", help="Which game of the file, from 1.")] = 1,
     ply: Annotated[
-        int | None, typer.Option("--ply", help="Moves to replay (default: all of them).")
+        int | None,
+        typer.Option(
+            "--ply",
+            help="Ply to show, counted from the game's start, opening included "
+            "(default: the last).",
+        ),
     ] = None,
     svg: Annotated[
         Path | None, typer.Option("--svg", help="Write an SVG picture to this file instead.")
@@ -101,4 +137,5 @@ def show_command(
     if shown.last_text is None:
         typer.echo("last move: none (start position)")
     else:
-        typer.echo(f"last move: {shown.last_text} (move {shown.ply} of the record)")
+        where = f"move {shown.index} of the record" if shown.index else "of the opening"
+        typer.echo(f"last move: {shown.last_text} (ply {shown.ply}, {where})")

@@ -68,8 +68,11 @@ def page_needs(record: GameRecord, verdict: Verdict) -> bool:
 def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> str:
     """The picture at the dispute, with a caption, and the evaluation chart under it;
     empty when there is no position."""
-    upto = None if verdict.ply is None else verdict.ply - 1
     try:
+        # Verdict plies count from the game's initial position: the movetext starts
+        # after the Start position's plies (an opening's).
+        first = replay(record, 0).states[0].ply
+        upto = None if verdict.ply is None else verdict.ply - 1 - first
         replayed = replay(record, upto)
     except RulesError:
         return ""
@@ -92,7 +95,8 @@ def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> 
         else:
             shown = "not drawn: the picture cannot show it"
         caption = (
-            f"The position before move {verdict.ply} of the movetext; "
+            f"The position before ply {verdict.ply} (move {(upto or 0) + 1} of the "
+            "movetext); "
             f"the move <b>{esc(verdict.move)}</b> ({shown})."
         )
     else:

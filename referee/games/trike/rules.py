@@ -163,6 +163,34 @@ class TrikeState(State[int]):
                 return False
         return True
 
+    def explain_illegal(self, move: int) -> str | None:
+        """The rule ``move`` breaks (pie swap, occupied cell, the pawn's straight line),
+        or None."""
+        board, cells = self.board, self.cells
+        if move == SWAP:
+            if not self.pie:
+                return "the pie swap is off in this game (pie=no)"
+            if self.ply != 1:
+                return "the pie swap is only allowed on ply 2, seat 2's first turn"
+            return None
+        if type(move) is not int or not 0 <= move < len(cells):
+            return f"there is no cell {move!r} on this board"
+        name = board.names[move]
+        if move == self.pawn:
+            return f"the pawn stands on {name}: it must move to another cell"
+        if cells[move]:
+            return f"the cell {name} is occupied (seat {cells[move]}'s checker)"
+        if self.pawn < 0 or self.free:
+            return None
+        pawn = board.names[self.pawn]
+        path = board.between[self.pawn].get(move)
+        if path is None:
+            return f"{name} is not in a straight line from the pawn on {pawn}"
+        for cell in path:
+            if cells[cell]:
+                return f"the pawn's path from {pawn} to {name} is blocked at {board.names[cell]}"
+        return None
+
     def _apply(self, move: int) -> TrikeState:
         cells = self.cells
         if move == SWAP:

@@ -1,0 +1,152 @@
+"""``State.why_illegal`` and ``State.explain_illegal`` against ``legal_moves``, for every game.
+
+Seeded random playouts of every registered game (and player count, and a few option
+sets); at each position a sample of move tokens that parse: legal moves, moves legal
+somewhere earlier in the playout, and tokens made up from the game's cell names. For
+each: ``why_illegal`` is None exactly for the legal moves, ``explain_illegal`` (the
+game's own judgement, computed independently of ``is_legal``) is None exactly for the
+legal moves too, and an illegal move's reason is one specific line (never the generic
+``NOT_LEGAL``). ``play`` raises the same line.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from referee.core import NOT_LEGAL, Game, State
+from referee.errors import IllegalMoveError, RulesError
+from referee.registry import make_game
+
+AnyGame = Game[Any, Any]
+Fuzz = Callable[[AnyGame, State[Any], random.Random, list[str]], str]
+
+PLAYOUTS = 4
+"""Per case; each case's positions give hundreds of illegal tokens."""
+MAX_PLIES = 160
+"""Plies per playout checked (long games are cut: the openings and middles matter)."""
+PER_POSITION = 6
+"""Tokens of each kind (legal, earlier, made up) checked per position."""
+
+
+def _cells(text: str) -> list[str]:
+    """The cell names in a move text (split at the separators of every notation)."""
+    return [part for part in re.split(r"[-x>=/,]", text) if part]
+
+
+def _trike(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
+    names: tuple[str, ...] = getattr(state, "board").names  # noqa: B009 - any state type
+    return "swap" if rng.random() < 0.1 else rng.choice(names)
+
+
+def _pairs(sep: str) -> Fuzz:
+    """Two cells joined by one of ``sep``'s characters, taken from the moves seen."""
+
+    def fuzz(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
+        cells = _cells(rng.choice(pool)) + _cells(rng.choice(pool))
+        return f"{rng.choice(cells)}{rng.choice(sep)}{rng.choice(cells)}"
+
+    return fuzz
+
+
+def _whistling(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
+    chains = [text for text in pool if text.count("-") >= 2]
+    if chains and rng.random() < 0.3:  # a chain cut short, or with a pivot changed
+        cells = rng.choice(chains).split("-")
+        if rng.random() < 0.5:
+            return "-".join(cells[: rng.randrange(2, len(cells))])
+        cells[rng.randrange(1, len(cells))] = rng.choice(_cells(rng.choice(pool)))
+        return "-".join(cells)
+    return _pairs("-x")(game, state, rng, pool)
+
+
+def _trichess(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
+    cells = _cells(rng.choice(pool)) + _cells(rng.choice(pool))
+    cells = [c for c in cells if len(c) == 3]
+    text = f"{rng.choice(cells)}-{rng.choice(cells)}"
+    return text + (f"={rng.choice('PNBRQ')}" if rng.random() < 0.15 else "")
+
+
+def _tricolor(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
+    return rng.choice("OGY") + rng.choice(pool)[1:]
+
+
+def _triablo(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
+    from referee.games.triablo.notation import MOVE_TEXT
+
+    near = [t for t in MOVE_TEXT.values() if t[:2] in {c[:2] for c in pool}]
+    return rng.choice(near or list(MOVE_TEXT.values()))
+
+
+CASES: list[tuple[str, dict[str, str], int, Fuzz]] = [
+    ("trike", {}, 2, _trike),
+    ("trike", {"pie": "no", "mode": "odd", "size": "7"}, 2, _trike),
+    ("trike", {"mode": "even", "size": "7"}, 2, _trike),
+]
+"""(game, options, players, token maker)."""
+
+
+def _options_id(options: dict[str, str]) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+
+
+def _tokens(
+    game: AnyGame, state: State[Any], rng: random.Random, pool: list[str], fuzz: Fuzz
+) -> list[str]:
+    moves = state.legal_moves()
+    legal = [game.format_move(state, m) for m in rng.sample(moves, min(PER_POSITION, len(moves)))]
+    earlier = rng.sample(pool, min(PER_POSITION, len(pool)))
+    made = [fuzz(game, state, rng, pool) for _ in range(PER_POSITION)] if pool else []
+    return legal + earlier + made
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "players", "fuzz"),
+    CASES,
+    ids=[f"{c[0]}-{c[2]}p-{_options_id(c[1])}" for c in CASES],
+)
+def test_why_illegal_is_none_exactly_for_legal_moves(
+    name: str, options: dict[str, str], players: int, fuzz: Fuzz
+) -> None:
+    game = make_game(name, options)
+    rng = random.Random(f"{name}{options}{players}")
+    reasons: set[str] = set()
+    illegal_checked = 0
+    for _ in range(PLAYOUTS):
+        state = game.initial_state(players)
+        pool: list[str] = []
+        seen: set[str] = set()
+        for _ply in range(MAX_PLIES):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            legal = set(moves)
+            for text in _tokens(game, state, rng, pool, fuzz):
+                try:
+                    move = game.parse_move(state, text)
+                except RulesError:
+                    continue
+                why = state.why_illegal(move)
+                explained = state.explain_illegal(move)
+                if move in legal:
+                    assert why is None, (text, game.encode(state), why)
+                    assert explained is None, (text, game.encode(state), explained)
+                    continue
+                illegal_checked += 1
+                assert why is not None and why != NOT_LEGAL, (text, game.encode(state))
+                assert explained == why and "\n" not in why
+                with pytest.raises(IllegalMoveError, match=re.escape(why)):
+                    state.play(move)
+                reasons.add(re.sub(r"[A-Za-z]+[0-9]+|\([-0-9,]+\)|[0-9]+", "#", why))
+            for move in moves:
+                text = game.format_move(state, move)
+                if text not in seen:
+                    seen.add(text)
+                    pool.append(text)
+            state = state.play(rng.choice(moves))
+    assert illegal_checked >= 100, illegal_checked
+    assert len(reasons) >= 3, reasons
