@@ -95,3 +95,17 @@ def test_tournament_flag_wins_over_the_file_and_is_kept_for_resume(
     assert '"sandbox": "bwrap"' in stored
     code, _, err = cli(capsys, "tournament", "--resume", "--out", str(out), "-q")
     assert code == 0, err
+
+
+SLOW_START_MS = 12_000
+"""Longer than trio's idle worker threads live (10 s): the thread that started the
+sandbox is gone before the engine has even finished its handshake."""
+
+
+def test_check_engine_in_the_sandbox_waits_for_a_slow_engine(
+    bwrap: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    slow = f"{sys.executable} -m bots faulty --mode slow-handshake --slow {SLOW_START_MS}"
+    code, out, _ = cli(capsys, "check-engine", "trike", "--sandbox", "bwrap", "--timeout", "30",
+                       slow)  # fmt: skip
+    assert code == 0 and out.endswith("9/9 steps passed\n"), out

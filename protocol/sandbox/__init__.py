@@ -24,8 +24,10 @@ is the sandbox's process 1). What it sees and may do:
 * an environment of its own: ``PATH``, ``HOME``, ``TMPDIR``, ``LANG``, ``PYTHONPATH``
   (the referee's code, for the built-in bots) and the spec's ``env``; nothing of the
   referee's;
-* it dies with the referee (``--die-with-parent``), and everything it started dies
-  with its process 1.
+* it dies with the referee: the warden kills the sandbox when the referee's end of
+  its report pipe closes (not bwrap's ``--die-with-parent``, which fires when the
+  referee *thread* that started bwrap exits: ``warden.Watchdog``), and everything it
+  started dies with its process 1.
 
 *Root mode.* An engine must not run as root: root is exempt from ``RLIMIT_NPROC``
 and owns every root-owned file it can see. When the referee runs as root, bwrap is
@@ -206,7 +208,7 @@ def bwrap_argv(
         raise ValueError("root mode needs the info and block descriptors")
     cmd = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--hostname", HOSTNAME,
-           "--die-with-parent", "--as-pid-1"]  # fmt: skip
+           "--as-pid-1"]  # fmt: skip
     if layout.as_root:
         cmd += ["--userns-block-fd", str(block_fd), "--info-fd", str(info_fd),
                 "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",

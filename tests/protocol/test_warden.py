@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 
 import pytest
@@ -13,6 +14,7 @@ from protocol.sandbox.warden import (
     Breach,
     Config,
     Sample,
+    Watchdog,
     check,
     diagnose_exit,
     format_verdict,
@@ -114,3 +116,16 @@ def test_no_verdict_when_the_warden_said_nothing() -> None:
     assert parse_report("") == (False, None, None)
     ready, status, breach = parse_report("ready\nexit x -\n")
     assert ready and status is None and breach is None
+
+
+def test_the_watchdog_sees_the_referee_s_end_of_the_report_pipe_close() -> None:
+    ours, theirs = os.pipe()
+    try:
+        dog = Watchdog(theirs)
+        assert not dog.referee_gone()
+        os.write(theirs, b"ready\n")  # a report the referee has not read yet is no death
+        assert not dog.referee_gone()
+        os.close(ours)
+        assert dog.referee_gone()
+    finally:
+        os.close(theirs)

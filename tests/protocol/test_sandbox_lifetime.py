@@ -1,0 +1,93 @@
+"""A sandboxed engine lives exactly as long as its game: not less (whatever thread of the
+referee started it), not more (it dies with the referee, even a referee killed with
+SIGKILL). Skipped, with the reason, where bwrap cannot run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+import trio
+
+from protocol.messages import Go, NewGame, Position
+from protocol.sandbox import SandboxSettings
+from protocol.sandbox.host import SandboxUnavailable, probe
+from protocol.session import EngineSession
+from protocol.spec import EngineSpec
+from tests.hostile import ROOT
+from tests.procs import live_with
+
+GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
+THINK_SECONDS = 15
+"""Longer than trio's idle worker threads live (10 s): the thread that started the
+sandbox is gone long before the engine answers."""
+
+
+@pytest.fixture(scope="module")
+def bwrap() -> None:
+    try:
+        probe()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+async def test_an_engine_that_thinks_15_s_answers(bwrap: None) -> None:
+    argv = (sys.executable, "-m", "bots", "faulty", "--slow", str(THINK_SECONDS * 1000))
+    spec = EngineSpec(name="thinker", argv=argv, sandbox=SandboxSettings())
+    with trio.fail_after(THINK_SECONDS + 30):
+        async with EngineSession.open(spec) as session:
+            await session.new_game(GAME, timeout=10)
+            start = trio.current_time()
+            answer = await session.request_move(
+                Position(), Go(), deadline=trio.current_time() + THINK_SECONDS + 20
+            )
+            assert answer.move
+            assert trio.current_time() - start >= THINK_SECONDS
+    assert not any("killed by signal" in line for line in session.transcript.lines())
+
+
+HOLDER = textwrap.dedent(
+    """
+    import sys, trio
+    from protocol.messages import NewGame
+    from protocol.sandbox import SandboxSettings
+    from protocol.session import EngineSession
+    from protocol.spec import EngineSpec
+
+    async def main():
+        # It ignores the end of its input and SIGTERM: only a kill ends it.
+        argv = (sys.executable, "-m", "bots", "faulty", "--mode", "ignore-quit",
+                "--seed", sys.argv[1])
+        spec = EngineSpec(name="held", argv=argv, sandbox=SandboxSettings())
+        async with EngineSession.open(spec) as session:
+            await session.new_game(NewGame("trike", 2, 1, 1), timeout=10)
+            print("ready", flush=True)
+            await trio.sleep_forever()
+
+    trio.run(main)
+    """
+)
+
+
+def test_the_engine_dies_with_a_killed_referee(bwrap: None) -> None:
+    marker = "--seed 7177"
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLDER, marker.split()[1]],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    ) as holder:  # fmt: skip
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+            assert live_with(marker)
+            holder.send_signal(signal.SIGKILL)
+            holder.wait()
+            deadline = time.monotonic() + 10
+            while live_with(marker) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert live_with(marker) == []
+        finally:
+            holder.kill()
