@@ -43,25 +43,40 @@ def _trike(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]
     return "swap" if rng.random() < 0.1 else rng.choice(names)
 
 
+def _own(game: AnyGame, state: State[Any], rng: random.Random) -> list[str]:
+    """The cells of a few legal moves of the seat to move (its movable stones first)."""
+    moves = state.legal_moves()
+    picked = rng.sample(moves, min(3, len(moves)))
+    return [cell for m in picked for cell in _cells(game.format_move(state, m))]
+
+
 def _pairs(sep: str) -> Fuzz:
-    """Two cells joined by one of ``sep``'s characters, taken from the moves seen."""
+    """Two cells joined by one of ``sep``'s characters: the first mostly from a legal
+    move now (a stone of the mover), the second from any move seen."""
 
     def fuzz(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
         cells = _cells(rng.choice(pool)) + _cells(rng.choice(pool))
-        return f"{rng.choice(cells)}{rng.choice(sep)}{rng.choice(cells)}"
+        own = _own(game, state, rng) if rng.random() < 0.7 else cells
+        return f"{rng.choice(own[:1] or cells)}{rng.choice(sep)}{rng.choice(own + cells)}"
 
     return fuzz
 
 
 def _whistling(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
-    chains = [text for text in pool if text.count("-") >= 2]
-    if chains and rng.random() < 0.3:  # a chain cut short, or with a pivot changed
-        cells = rng.choice(chains).split("-")
-        if rng.random() < 0.5:
-            return "-".join(cells[: rng.randrange(2, len(cells))])
-        cells[rng.randrange(1, len(cells))] = rng.choice(_cells(rng.choice(pool)))
+    moves = state.legal_moves()
+    text = game.format_move(state, rng.choice(moves))
+    if "x" in text or rng.random() < 0.3:
+        return _pairs("-x")(game, state, rng, pool)
+    cells = text.split("-")
+    roll = rng.random()
+    if roll < 0.25 and len(cells) > 2:  # a chain cut short
+        return "-".join(cells[: rng.randrange(2, len(cells))])
+    if roll < 0.5:  # one more leg, anywhere
+        return "-".join([*cells, rng.choice(_cells(rng.choice(pool)) + cells)])
+    if roll < 0.75:  # a pivot moved
+        cells[rng.randrange(1, len(cells))] = rng.choice(_cells(rng.choice(pool)) + cells)
         return "-".join(cells)
-    return _pairs("-x")(game, state, rng, pool)
+    return "-".join([cells[0], *cells[1:][::-1]])  # the legs in another order
 
 
 def _trichess(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
@@ -86,6 +101,10 @@ CASES: list[tuple[str, dict[str, str], int, Fuzz]] = [
     ("trike", {}, 2, _trike),
     ("trike", {"pie": "no", "mode": "odd", "size": "7"}, 2, _trike),
     ("trike", {"mode": "even", "size": "7"}, 2, _trike),
+    ("tricouleur", {}, 2, _pairs("-x")),
+    ("tricouleur", {"closer-applies-to-captures": "no", "closer-metric": "steps"}, 2, _pairs("-x")),
+    ("whistling-captures", {}, 2, _whistling),
+    ("whistling-captures", {"closer-applies-to-captures": "no"}, 2, _whistling),
 ]
 """(game, options, players, token maker)."""
 

@@ -39,7 +39,7 @@ from referee.core import Game, OptionSpec, ranks_from_scores
 from referee.errors import InvalidMoveError, InvalidPositionError
 from referee.games.hex import Zones, bits, step_zones
 from referee.games.hex.twoseat import TwoSeatRules, TwoSeatState, check_decoded
-from referee.games.tricouleur import notation
+from referee.games.tricouleur import explain, notation
 from referee.games.tricouleur.notation import BOARD, CELLS, NAMES
 
 _ARMY = ("First, RWB", "Second, rwb")
@@ -204,6 +204,10 @@ class TricouleurState(TwoSeatState[Move]):
         if st[other + (colour + 1) % 3] & board.sweeps[s][d][i]:
             return bool(closer) or not self.rules.closer_captures
         return bool(closer) and not self.capture_exists()
+
+    def explain_illegal(self, move: Move) -> str | None:
+        """See ``referee.games.tricouleur.explain``."""
+        return explain.explain(self, move)
 
     def _apply(self, move: Move) -> TricouleurState:
         s, t = move[0], move[1]

@@ -37,7 +37,7 @@ from referee.core import Game, OptionSpec, ranks_from_scores
 from referee.errors import InvalidPositionError
 from referee.games.hex import Rotations, bits
 from referee.games.hex.twoseat import TwoSeatRules, TwoSeatState, check_decoded
-from referee.games.whistling import notation
+from referee.games.whistling import explain, notation
 from referee.games.whistling.chains import CaptureSearch
 from referee.games.whistling.notation import BOARD, CELLS, CRUSH, Move
 
@@ -182,6 +182,10 @@ class WhistlingState(TwoSeatState[Move]):
             return False
         search.settle(count)
         return True
+
+    def explain_illegal(self, move: Move) -> str | None:
+        """See ``referee.games.whistling.explain``."""
+        return explain.explain(self, move)
 
     def _apply(self, move: Move) -> WhistlingState:
         rules = self.rules
