@@ -31,9 +31,11 @@ elsewhere
 ``ignore-quit``     ignores ``quit``, SIGTERM and end of input, and sleeps forever
 ==================  ====================================================================
 
-Combinable flags: ``--slow MS`` (sleep before each move; with ``slow-handshake``, before
-the handshake instead), ``--spawn-child`` (at start, spawn ``sleep 1000`` sharing the
-pipes; with no mode it stalls at the trigger), ``--stderr-flood`` (about 1 MB to stderr
+Combinable flags: ``--stderr TEXT`` (write the line TEXT to stderr just before the
+misdeed, as a program that reports its fatal error would), ``--slow MS`` (sleep before
+each move; with ``slow-handshake``, before the handshake instead), ``--spawn-child`` (at
+start, spawn ``sleep 1000`` sharing the pipes; with no mode it stalls at the trigger),
+``--stderr-flood`` (about 1 MB to stderr
 at start and 0.5 MB before each move). The old spellings ``--illegal``, ``--crash`` …
 are aliases of ``--mode illegal``, ``--mode crash`` ….
 """
@@ -164,8 +166,16 @@ class FaultyLoop(EngineLoop):
             sleep_forever()
         return status
 
+    def last_words(self) -> None:
+        """``--stderr TEXT``: say it on stderr before the misdeed."""
+        if self.args.stderr is not None:
+            sys.stderr.write(self.args.stderr + "\n")
+            sys.stderr.flush()
+
     def on_hello(self, command: Hello) -> None:
         mode = self.args.mode
+        if mode in ("no-handshake", "crash-before"):
+            self.last_words()
         if mode == "no-handshake":
             sleep_forever()
         if mode == "crash-before":
@@ -207,6 +217,7 @@ class FaultyLoop(EngineLoop):
         mode = args.mode
         if mode is None and args.spawn_child:
             mode = "stall"
+        self.last_words()
         if mode in ("crash", "exit0"):
             self.stdout.flush()
             os._exit(CRASH_CODE if mode == "crash" else 0)
@@ -285,6 +296,9 @@ def build_parser(prog: str = "python -m bots faulty") -> argparse.ArgumentParser
         "--spawn-child", action="store_true", help="start 'sleep 1000' sharing the pipes"
     )
     parser.add_argument("--stderr-flood", action="store_true", help="write lots to stderr")
+    parser.add_argument(
+        "--stderr", default=None, metavar="TEXT", help="write TEXT to stderr before the misdeed"
+    )
     return parser
 
 

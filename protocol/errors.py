@@ -15,9 +15,66 @@ only ``ProtocolViolation``; any other exception escaping it is a bug.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+STDERR_TAIL_LINES = 5
+"""At most this many of the engine's last stderr lines go into a failure's message."""
+STDERR_TAIL_CHARS = 200
+"""Each of them cut to this many characters."""
+EXCHANGE_TAIL_LINES = 3
+"""The last protocol lines exchanged that go into a failure's message."""
+EXCHANGE_TAIL_CHARS = 100
+"""Each of them cut to this many characters (a ``position`` line can be long)."""
+
+
+def _cut(line: str, limit: int) -> str:
+    """``line``, or its first ``limit - 3`` characters and ``...``."""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
 
 class EngineError(Exception):
-    """Base class of every engine failure. The message is one human-readable line."""
+    """Base class of every engine failure. The message is one human-readable line.
+
+    The session adds what the engine said last (``add_diagnostics``): its last
+    stderr lines and the last protocol lines, kept as attributes and appended to the
+    message, so every report of the failure (console, record ``Reason``,
+    ``check-engine``) shows the cause the engine gave.
+    """
+
+    stderr_tail: tuple[str, ...] = ()
+    """The engine's last stderr lines before the failure (at most ``STDERR_TAIL_LINES``,
+    each cut to ``STDERR_TAIL_CHARS``), as written."""
+    exchange_tail: tuple[str, ...] = ()
+    """The last protocol lines exchanged, ``> sent`` or ``< received`` (at most
+    ``EXCHANGE_TAIL_LINES``)."""
+    diagnosed = False
+    """True once ``add_diagnostics`` ran (a session's fatal error is raised again later:
+    it is diagnosed once)."""
+
+    def add_diagnostics(
+        self, stderr: Sequence[str], exchange: Sequence[str], hint: str = ""
+    ) -> None:
+        """Keep the tails of ``stderr`` and ``exchange`` and append them (and ``hint``)
+        to the message, bounded: ``…; stderr: 'fatal: no weights'; last lines: '> go'``.
+        Only the first call has an effect."""
+        if self.diagnosed:
+            return
+        self.diagnosed = True
+        self.stderr_tail = tuple(
+            _cut(line, STDERR_TAIL_CHARS) for line in stderr[-STDERR_TAIL_LINES:]
+        )
+        self.exchange_tail = tuple(
+            _cut(line, EXCHANGE_TAIL_CHARS) for line in exchange[-EXCHANGE_TAIL_LINES:]
+        )
+        parts = [str(self)]
+        if hint:
+            parts.append(hint)
+        # ``repr``: control characters escaped, so the message stays one line.
+        if self.stderr_tail:
+            parts.append("its stderr ended with: " + " | ".join(map(repr, self.stderr_tail)))
+        if self.exchange_tail:
+            parts.append("last protocol lines: " + " | ".join(map(repr, self.exchange_tail)))
+        self.args = ("; ".join(parts), *self.args[1:])
 
 
 class EngineStartError(EngineError):

@@ -298,6 +298,12 @@ class EngineProcess:
                 record(now, line)
                 self._last_stderr = line
 
+    async def stderr_settled(self, timeout: float) -> None:  # noqa: ASYNC109
+        """Wait up to ``timeout`` seconds for the end of the engine's stderr, so that what
+        it wrote before it exited is in the transcript (a failure's message quotes it)."""
+        with trio.move_on_after(timeout):
+            await self._stderr_done.wait()
+
     # --- the body's means ----------------------------------------------------------------
 
     @property

@@ -36,9 +36,12 @@ import trio
 from protocol.channel import EngineChannel, shown_line
 from protocol.codec import format_command
 from protocol.errors import (
+    EXCHANGE_TAIL_LINES,
+    STDERR_TAIL_LINES,
     EngineError,
     EngineRefusedError,
     EngineStartError,
+    EngineTerminatedError,
     EngineTimeoutError,
     ProtocolViolation,
 )
@@ -74,6 +77,10 @@ __all__ = ["EngineSession", "MoveAnswer", "describe_exit"]
 
 MAX_INFOS = 100
 """``info`` texts kept per move request (the last ones); all are in the transcript."""
+STDERR_SETTLE = 0.25
+"""After an exit, how long a failure waits for the rest of the engine's stderr."""
+NO_OUTPUT_HINT = "nothing was read from the engine: does it flush stdout after each line?"
+"""Added to a handshake timeout when the engine wrote nothing on stdout."""
 
 
 class MoveAnswer(NamedTuple):
@@ -178,7 +185,8 @@ class EngineSession(EngineChannel):
                 session._stdin_fd = session._stdout_fd = -1
 
     async def _start(self, deadline: float, start_timeout: float) -> None:
-        """Shake hands and set ``spec.options`` by ``deadline``; failures as ``open``'s."""
+        """Shake hands and set ``spec.options`` by ``deadline``; failures as ``open``'s,
+        with the engine's last words (``_diagnosed``)."""
         spec = self.spec
         try:
             await self._handshake(deadline)
@@ -187,17 +195,44 @@ class EngineSession(EngineChannel):
                 await self._apply_options(spec.options, deadline)
         except EngineStartError as exc:
             self._note(str(exc))
-            raise
+            raise await self._diagnosed(exc) from None
         except EngineTimeoutError:
             message = (
                 f"engine {spec.name!r} did not complete the handshake within {start_timeout:g} s"
             )
             self._note(message)
-            raise EngineStartError(message) from None
+            said = self.transcript.last_exchanged(len(self.transcript))
+            silent = not any(line.startswith("<") for line in said)
+            raise await self._diagnosed(
+                EngineStartError(message), NO_OUTPUT_HINT if silent else ""
+            ) from None
         except EngineError as exc:
+            # The inner error's own diagnostics would repeat: the outer one gets them.
             message = f"engine {spec.name!r} failed the handshake: {exc}"
             self._note(message)
-            raise EngineStartError(message) from None
+            raise await self._diagnosed(EngineStartError(message)) from None
+
+    async def _diagnosed(self, error: EngineError, hint: str = "") -> EngineError:
+        """``error`` with what the engine said last added to it (``EngineError.add_diagnostics``):
+        its last stderr lines and the last protocol lines of the transcript, and ``hint``.
+
+        After an exit the rest of stderr is waited for a moment (``STDERR_SETTLE``): a
+        program's last words (``fatal: ...``) come just before it exits.
+        """
+        if error.diagnosed:
+            return error
+        process = self._process
+        if process is not None and (
+            isinstance(error, (EngineTerminatedError, EngineStartError)) or self._exited.is_set()
+        ):
+            await process.stderr_settled(STDERR_SETTLE)
+        transcript = self.transcript
+        error.add_diagnostics(
+            transcript.last_stderr(STDERR_TAIL_LINES),
+            transcript.last_exchanged(EXCHANGE_TAIL_LINES),
+            hint,
+        )
+        return error
 
     # --- the protocol's exchanges ------------------------------------------------------
     # ``timeout`` parameters are deliberate (ASYNC109): running out of time is the
@@ -299,28 +334,33 @@ class EngineSession(EngineChannel):
         except ProtocolViolation as exc:
             raise ValueError(f"cannot send to engine {self.spec.name!r}: {exc}") from None
         data = f"{lines[0]}\n{lines[1]}\n".encode()
-        sent_at = self._now()
-        self.transcript.sent_lines(sent_at, lines)
-        await self._write(data, deadline, "position and go")
-        infos: deque[str] | None = None
-        search = NO_SEARCH
-        while True:
-            reply, arrived = await self.receive(deadline)
-            if isinstance(reply, MoveReply):
-                return MoveAnswer(reply.move, tuple(infos or ()), sent_at, arrived, search)
-            if isinstance(reply, Info):
-                if infos is None:
-                    infos = deque(maxlen=MAX_INFOS)
-                infos.append(reply.text)
-                search = self._searched(search, reply.text)
-            elif isinstance(reply, Resign):
-                return MoveAnswer(None, tuple(infos or ()), sent_at, arrived, search)
-            elif isinstance(reply, ErrorReply):
-                raise ProtocolViolation(f"engine {self.spec.name!r}: engine error: {reply.text}")
-            elif not isinstance(reply, Pong):  # a late pong of an outstanding ping is harmless
-                raise ProtocolViolation(
-                    f"engine {self.spec.name!r}: {self._unexpected(reply, 'during a search')}"
-                )
+        try:
+            sent_at = self._now()
+            self.transcript.sent_lines(sent_at, lines)
+            await self._write(data, deadline, "position and go")
+            infos: deque[str] | None = None
+            search = NO_SEARCH
+            while True:
+                reply, arrived = await self.receive(deadline)
+                if isinstance(reply, MoveReply):
+                    return MoveAnswer(reply.move, tuple(infos or ()), sent_at, arrived, search)
+                if isinstance(reply, Info):
+                    if infos is None:
+                        infos = deque(maxlen=MAX_INFOS)
+                    infos.append(reply.text)
+                    search = self._searched(search, reply.text)
+                elif isinstance(reply, Resign):
+                    return MoveAnswer(None, tuple(infos or ()), sent_at, arrived, search)
+                elif isinstance(reply, ErrorReply):
+                    raise ProtocolViolation(
+                        f"engine {self.spec.name!r}: engine error: {reply.text}"
+                    )
+                elif not isinstance(reply, Pong):  # a late pong of an outstanding ping is harmless
+                    raise ProtocolViolation(
+                        f"engine {self.spec.name!r}: {self._unexpected(reply, 'during a search')}"
+                    )
+        except EngineError as exc:
+            raise await self._diagnosed(exc) from None
 
     def _searched(self, search: SearchInfo, text: str) -> SearchInfo:
         """``search`` with the items of one ``info`` text merged in.
@@ -382,6 +422,8 @@ class EngineSession(EngineChannel):
                     raise ProtocolViolation(
                         f"engine {self.spec.name!r}: {self._unexpected(reply, 'during a search')}"
                     )
+        except EngineError as exc:
+            raise await self._diagnosed(exc) from None
         finally:
             self._pings.discard(token)
 
@@ -394,19 +436,22 @@ class EngineSession(EngineChannel):
         :raises ProtocolViolation: a bad line or another reply.
         """
         deadline = trio.current_time() + timeout
-        await self._write(self._encode((cmd,)), deadline, "newgame")
-        while True:
-            reply, _ = await self.receive(deadline)
-            if isinstance(reply, Ok):
-                return
-            if isinstance(reply, ErrorReply):
-                raise EngineRefusedError(
-                    f"engine {self.spec.name!r} refused the game: {reply.text}"
-                )
-            if not isinstance(reply, (Info, Pong)):
-                raise ProtocolViolation(
-                    f"engine {self.spec.name!r}: {self._unexpected(reply, 'to newgame')}"
-                )
+        try:
+            await self._write(self._encode((cmd,)), deadline, "newgame")
+            while True:
+                reply, _ = await self.receive(deadline)
+                if isinstance(reply, Ok):
+                    return
+                if isinstance(reply, ErrorReply):
+                    raise EngineRefusedError(
+                        f"engine {self.spec.name!r} refused the game: {reply.text}"
+                    )
+                if not isinstance(reply, (Info, Pong)):
+                    raise ProtocolViolation(
+                        f"engine {self.spec.name!r}: {self._unexpected(reply, 'to newgame')}"
+                    )
+        except EngineError as exc:
+            raise await self._diagnosed(exc) from None
 
     async def ping(self, timeout: float) -> float:  # noqa: ASYNC109
         """Send ``ping <n>`` and wait up to ``timeout`` seconds for ``pong <n>``; return the
@@ -417,7 +462,10 @@ class EngineSession(EngineChannel):
         :raises ProtocolViolation: a bad line or a reply other than ``info``/``pong``.
         """
         started = trio.current_time()
-        arrived = await self._barrier([], started + timeout)
+        try:
+            arrived = await self._barrier([], started + timeout)
+        except EngineError as exc:
+            raise await self._diagnosed(exc) from None
         return arrived - started
 
     async def set_options(
@@ -435,12 +483,19 @@ class EngineSession(EngineChannel):
         :raises EngineTimeoutError, EngineTerminatedError, ProtocolViolation: as ``ping``.
         """
         commands: list[Command] = [SetOption(key, value) for key, value in options]
-        await self._barrier(commands, trio.current_time() + timeout)
+        try:
+            await self._barrier(commands, trio.current_time() + timeout)
+        except EngineError as exc:
+            raise await self._diagnosed(exc) from None
 
     async def notify(self, *commands: Command, deadline: float | None = None) -> None:
-        """Send commands that have no reply (``gameover``), in one write; as ``send``."""
-        await self.send(*commands, deadline=deadline)
+        """Send commands that have no reply (``gameover``, an unknown command, ``quit``), in
+        one write; as ``send``, with the engine's last words on a failure."""
+        try:
+            await self.send(*commands, deadline=deadline)
+        except EngineError as exc:
+            raise await self._diagnosed(exc) from None
 
     async def game_over(self, result: str, reason: str, detail: str = "") -> None:
         """Send ``gameover result <result> reason <reason> [detail <detail>]`` (no reply)."""
-        await self.send(GameOver(result, reason, detail))
+        await self.notify(GameOver(result, reason, detail))

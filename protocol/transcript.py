@@ -128,6 +128,21 @@ class Transcript:
         """Record a remark of the referee (start, exit status, errors)."""
         self.record(time, NOTE, text)
 
+    def last_stderr(self, count: int) -> list[str]:
+        """The last ``count`` stderr lines kept, oldest first (texts only)."""
+        return [entry[3] for entry in list(self._stderr)[-count:]] if count > 0 else []
+
+    def last_exchanged(self, count: int) -> list[str]:
+        """The last ``count`` protocol lines kept, oldest first, as ``"> sent"`` or
+        ``"< received"`` (the referee's notes left out)."""
+        found: list[str] = []
+        for _, _, marker, text in reversed(self._main):
+            if len(found) >= count:
+                break
+            if marker != NOTE:
+                found.append(f"{marker} {text}")
+        return found[::-1]
+
     @property
     def dropped(self) -> int:
         """How many protocol and note lines fell out of the ring."""

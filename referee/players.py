@@ -171,13 +171,17 @@ class EnginePlayer:
     ) -> None:
         """Run one process for as long as the player keeps it (until ``release`` is set)."""
         release, released = trio.Event(), trio.Event()
+        transcript = Transcript(origin=trio.current_time())
         try:
-            async with EngineSession.open(self.spec, start_timeout=self._start_timeout) as session:
+            async with EngineSession.open(
+                self.spec, transcript=transcript, start_timeout=self._start_timeout
+            ) as session:
                 task_status.started((session, release, released))
                 await release.wait()
-            if self._on_transcript is not None:
-                self._on_transcript(session.transcript)
         finally:
+            # A process that failed to start has a transcript too: its last words.
+            if self._on_transcript is not None:
+                self._on_transcript(transcript)
             released.set()
 
     async def _discard(self) -> None:

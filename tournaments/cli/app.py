@@ -8,6 +8,7 @@ status 2; tracebacks only with ``--debug`` (or ``REFEREE_DEBUG=1``).
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -38,6 +39,7 @@ from tournaments.event.engines import check_runnable, resolve_engine, unique_nam
 from tournaments.play.check_engine import check_engine
 from tournaments.play.features import check_features_now
 from tournaments.play.match_runner import FinishedGame, MatchPlan, play_match
+from tournaments.play.transcripts import MODES as TRANSCRIPT_MODES
 from tournaments.results.standings import has_game_points, standings, standings_table
 
 app = typer.Typer(
@@ -145,10 +147,22 @@ def _game_line(total: int, game: FinishedGame) -> str:
     vs = " vs ".join(game.seat_names)
     score = f" [{rec.tag('Score')}]" if rec.tag("Score") else ""
     reason = game.result.outcome.reason
-    return (
+    line = (
         f"Game {game.index + 1}/{total}: {vs}: {rec.result}{score} "
         f"({game.result.outcome.termination.value}, {len(game.result.moves)} plies) {reason}"
     )
+    outcome = game.result.outcome
+    if game.transcript is not None and (outcome.termination.is_forfeit or game.result.void):
+        line += f"\n  transcript of game {game.index + 1}: {game.transcript}"
+    return line
+
+
+def _play_transcript_path(out: Path | None) -> Path:
+    """Where ``play`` keeps transcripts: beside the record file (``games.tgn``:
+    ``games.transcripts.log``), else in the temporary folder, one file per run."""
+    if out is not None:
+        return out.with_name(out.stem + ".transcripts.log")
+    return Path(tempfile.gettempdir()) / f"referee-play-{os.getpid()}.transcripts.log"
 
 
 @app.command("play")
@@ -176,8 +190,18 @@ def play_command(
     resign: ResignOption = None,
     draw: DrawOption = None,
     sandbox: SandboxOption = None,
+    transcripts: Annotated[
+        str,
+        typer.Option(
+            "--transcripts",
+            help="Games whose engine transcripts are kept: failures, all or none "
+            "(beside --out as NAME.transcripts.log, else in the temporary folder).",
+        ),
+    ] = "failures",
 ) -> None:
     """Play GAMES games between the engines, seats rotated each game; print standings."""
+    if transcripts not in TRANSCRIPT_MODES:
+        raise UserError(f"bad --transcripts {transcripts!r}: expected all, failures or none")
     game = _game(game_name, option)
     specs = unique_names([resolve_engine(text) for text in engine])
     if nodes is not None or depth is not None:
@@ -203,6 +227,8 @@ def play_command(
         out=out,
         max_plies=max_plies,
         adjudication=rules or None,
+        transcripts=transcripts,
+        transcript_path=None if transcripts == "none" else _play_transcript_path(out),
     )
 
     done_games: list[FinishedGame] = []
@@ -222,7 +248,9 @@ def play_command(
     if finished and all(g.result.void for g in finished):
         # Nothing was played (an engine that never starts): an error, not an empty table.
         reason = finished[0].result.outcome.reason or "void"
-        raise UserError(f"no game could be played: {reason}")
+        kept = finished[0].transcript
+        where = f" (transcript: {kept})" if kept is not None else ""
+        raise UserError(f"no game could be played: {reason}{where}")
     rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
     with_points = has_game_points(g.result.outcome for g in finished)
     headers, cells = standings_table(rows, game_points=with_points)

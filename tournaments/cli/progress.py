@@ -31,10 +31,13 @@ def game_line(report: GameReport, total: int) -> str:
     score = _tag(report.record, "Score")
     score_text = f" [{score}]" if score else ""
     reason = f" {outcome.reason}" if outcome.reason else ""
-    return (
+    line = (
         f"Game {report.number}/{total} (round {report.round}): {' vs '.join(report.seats)}: "
         f"{result}{score_text} ({outcome.termination.value}, {report.plies} plies){reason}"
     )
+    if report.transcript and (outcome.termination.is_forfeit or report.void):
+        line += f"\n  transcript of game {report.number}: {report.transcript}"
+    return line
 
 
 def _tag(record: str, name: str) -> str | None:

@@ -37,7 +37,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -290,6 +290,10 @@ class ClusterGames:
         transcript = data.get(TRANSCRIPT_KEY)
         if isinstance(transcript, str) and self._out is not None:
             transcripts.append(self._out, transcript, rotate=self._rotate)
+            # Kept here, not in the worker's scratch folder the report names.
+            report = replace(report, transcript=str(transcripts.store_path(self._out)))
+        else:
+            report = replace(report, transcript="")
         submit(report)
         if not report.void:
             phase.pending.discard(number)
@@ -301,6 +305,7 @@ class ClusterGames:
             raise TournamentError(
                 f"game {number} was void {VOID_ATTEMPTS} times "
                 f"({report.outcome.reason}); fix the engine and resume"
+                + (f" (transcript: {report.transcript})" if report.transcript else "")
             )
         self._submit([phase.jobs[number]])
 

@@ -2,8 +2,10 @@
 
 All I/O of a match lives here: engines are opened once per entrant (and
 restarted by ``EnginePlayer`` after a failure), each finished game is appended
-and flushed to the record file before the next begins, and a callback reports
-progress. Void games are written (marked ``void``) but not scored.
+and flushed to the record file before the next begins, the engines' transcripts of
+the games the plan keeps (``transcripts``: failures by default, as a tournament's) are
+appended to ``transcript_path`` in the tournament's block format, and a callback
+reports progress. Void games are written (marked ``void``) but not scored.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
 from referee.clock import TimeControl
 from referee.core import Game
 from referee.match import DEFAULT_MAX_PLIES, GameResult, play_game
@@ -23,6 +26,7 @@ from referee.players import EnginePlayer, Player, warm_up
 from referee.record import GameRecord, MoveEntry, append_record, build_record, timing_comment
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from referee.score_rules import ScoreRules
+from tournaments.play import transcripts
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +44,10 @@ class MatchPlan:
     start_timeout: float = 10.0
     adjudication: ScoreRules | None = None
     """Score adjudication (``--resign``/``--draw``), or None."""
+    transcripts: str = "failures"
+    """Which games keep their transcripts (``transcripts.MODES``)."""
+    transcript_path: Path | None = None
+    """The file the kept transcripts are appended to (None: none kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,8 @@ class FinishedGame:
     """Entrant names in seat order."""
     result: GameResult
     record: GameRecord
+    transcript: Path | None = None
+    """The file that holds this game's transcript block, or None when none was kept."""
 
 
 def seat_order(entrants: int, index: int) -> tuple[int, ...]:
@@ -86,15 +96,21 @@ async def play_match(
     """Play ``plan.games`` games; return them in order.
 
     ``players`` replaces the engine processes (tests use in-process players).
+
+    :raises OSError: a record or transcript cannot be written.
     """
     finished: list[FinishedGame] = []
+    ended: list[list[Transcript]] = [[] for _ in plan.entrants]
+    """Per entrant: the transcripts of its processes that ended during the current game."""
     async with contextlib.AsyncExitStack() as stack:
         if players is None:
             players = [
                 await stack.enter_async_context(
-                    EnginePlayer.open(spec, start_timeout=plan.start_timeout)
+                    EnginePlayer.open(
+                        spec, start_timeout=plan.start_timeout, on_transcript=ended[i].append
+                    )
                 )
-                for spec in plan.entrants
+                for i, spec in enumerate(plan.entrants)
             ]
         names = [spec.name for spec in plan.entrants]
         for index in range(plan.games):
@@ -104,6 +120,11 @@ async def play_match(
             # Engines with no process (the first game; every game in the sandbox, where a
             # process plays one game) start together rather than one after the other.
             await warm_up(table)
+            before = []
+            for i in order:
+                ended[i].clear()
+                current = _transcript_of(players[i])
+                before.append((current, current.mark if current is not None else 0))
             result = await play_game(
                 plan.game,
                 table,
@@ -115,8 +136,27 @@ async def play_match(
             record = make_record(plan, index, seat_names, result)
             if plan.out is not None:
                 append_record(plan.out, record)
-            game = FinishedGame(index, seat_names, result, record)
+            kept: Path | None = None
+            path = plan.transcript_path
+            if path is not None and transcripts.wanted(
+                plan.transcripts, result.outcome.termination
+            ):
+                texts = [
+                    transcripts.seat_lines(ended[i], _transcript_of(players[i]), old, mark)
+                    for i, (old, mark) in zip(order, before, strict=True)
+                ]
+                block = transcripts.game_block(
+                    index + 1, index + 1, seat_names, result.outcome, texts
+                )
+                transcripts.append_file(path, block)
+                kept = path
+            game = FinishedGame(index, seat_names, result, record, kept)
             finished.append(game)
             if on_game is not None:
                 on_game(game)
     return finished
+
+
+def _transcript_of(player: Player) -> Transcript | None:
+    transcript = getattr(player, "transcript", None)
+    return transcript if isinstance(transcript, Transcript) else None

@@ -192,6 +192,7 @@ class Slot:
                 adjudication=setup.adjudication,
             )
         record = self._record(job, names, result)
+        kept = ""
         if setup.out is not None and transcripts.wanted(
             setup.transcripts, result.outcome.termination
         ):
@@ -203,6 +204,7 @@ class Slot:
                 )
             else:
                 transcripts.append(out, text, rotate=rotate)
+            kept = str(transcripts.store_path(out))
         moves = result.moves
         return GameReport(
             number=job.number,
@@ -213,6 +215,7 @@ class Slot:
             outcome=result.outcome,
             plies=len(moves),
             record=record,
+            transcript=kept,
             # Per move: mapped in C (``b.sent_at - a.arrived_at`` for each pair, ``m.elapsed``).
             overheads=tuple(map(sub, map(_SENT_AT, moves[1:]), map(_ARRIVED_AT, moves))),
             round_trips=tuple(map(_ELAPSED, moves)),
@@ -248,20 +251,11 @@ class Slot:
         before: Sequence[tuple[Transcript | None, int]],
     ) -> str:
         """The transcript block of one game (``transcripts.GAME_HEADER`` first)."""
-        outcome = result.outcome
-        table = ", ".join(f"seat {i + 1} {name}" for i, name in enumerate(names))
-        lines = [
-            f"# game {job.number}, round {job.round}: {table}",
-            f"# {outcome.termination.value}: {outcome.reason or '-'}",
+        texts = [
+            transcripts.seat_lines(cached.ended, _transcript_of(cached.live), old, mark)
+            for cached, (old, mark) in zip(seats, before, strict=True)
         ]
-        for seat, (cached, (old, mark)) in enumerate(zip(seats, before, strict=True)):
-            lines.append(f"## seat {seat + 1}: {names[seat]}")
-            pieces: list[str] = []
-            current = _transcript_of(cached.live)
-            for transcript in [*cached.ended, *([current] if current is not None else [])]:
-                pieces += transcript.lines_since(mark if transcript is old else 0)
-            lines += pieces or ["(no engine transcript)"]
-        return "\n".join(lines) + "\n"
+        return transcripts.game_block(job.number, job.round, names, result.outcome, texts)
 
 
 async def _release(cached: _Cached) -> None:

@@ -15,6 +15,8 @@ the full file becomes ``transcripts-<pid>.old.log`` (replacing an older one), so
 keeps at most the last 2 × 64 MiB of transcripts per process; failures alone are never
 rotated away. ``read_transcript`` finds one game's blocks; ``blocks_after`` reads the
 blocks appended since an offset (the cluster task sends each game's block home).
+``game_block`` makes a block (the tournament's slots and ``referee play`` share it);
+``append_file`` appends one to a named file (``referee play``'s store).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from referee.core import Termination
+from protocol.transcript import Transcript
+from referee.core import Outcome, Termination
 
 LOGS_DIR = "logs"
 """Subdirectory of the output directory with the transcript stores."""
@@ -57,6 +60,33 @@ def store_path(out: Path, pid: int | None = None) -> Path:
 _lock = threading.Lock()  # slots of one loop write from threads; rotation must not race
 
 
+def seat_lines(
+    ended: Sequence[Transcript], current: Transcript | None, old: Transcript | None, mark: int
+) -> list[str]:
+    """One seat's lines of one game: the transcripts of its processes that ended during
+    the game (``ended``), then the running one's (``current``); of the process that was
+    already running when the game began (``old``), only the lines from ``mark`` on."""
+    pieces: list[str] = []
+    for transcript in [*ended, *([current] if current is not None else [])]:
+        pieces += transcript.lines_since(mark if transcript is old else 0)
+    return pieces or ["(no engine transcript)"]
+
+
+def game_block(
+    number: int, round_no: int, names: Sequence[str], outcome: Outcome, seats: Sequence[list[str]]
+) -> str:
+    """A game's block: the ``GAME_HEADER`` line, the outcome, then each seat's lines."""
+    table = ", ".join(f"seat {i + 1} {name}" for i, name in enumerate(names))
+    lines = [
+        f"# game {number}, round {round_no}: {table}",
+        f"# {outcome.termination.value}: {outcome.reason or '-'}",
+    ]
+    for seat, (name, seat_text) in enumerate(zip(names, seats, strict=True)):
+        lines.append(f"## seat {seat + 1}: {name}")
+        lines += seat_text
+    return "\n".join(lines) + "\n"
+
+
 def append(out: Path, text: str, *, rotate: bool = False) -> None:
     """Append one game's block (``text``, starting with its header line) to this
     process's store, rotating it first when ``rotate`` and it has grown past
@@ -64,7 +94,14 @@ def append(out: Path, text: str, *, rotate: bool = False) -> None:
 
     :raises OSError: the store cannot be written (the caller decides what that means).
     """
-    path = store_path(out)
+    append_file(store_path(out), text, rotate=rotate)
+
+
+def append_file(path: Path, text: str, *, rotate: bool = False) -> None:
+    """``append`` to the store ``path`` (its folder made if missing).
+
+    :raises OSError: it cannot be written.
+    """
     data = text.encode("utf-8", "replace")
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
     with _lock:

@@ -35,6 +35,8 @@ class GameReport:
     """Referee seconds between each reply and the next request (parse, check, clock)."""
     round_trips: tuple[float, ...] = ()
     """Seconds charged per move (request written to reply read)."""
+    transcript: str = ""
+    """The store that holds the game's transcript block, or empty when none was kept."""
 
     @property
     def void(self) -> bool:
@@ -53,6 +55,8 @@ class GameReport:
             "plies": self.plies,
             "record": self.record,
         }
+        if self.transcript:
+            data["transcript_path"] = self.transcript
         if timings:
             # map in C: a game's timings are one or two numbers per ply
             data["overheads_us"] = list(map(round, map(mul, self.overheads, repeat(1e6))))
@@ -73,6 +77,7 @@ class GameReport:
             record=str(data["record"]),
             overheads=tuple(map(truediv, data.get("overheads_us", ()), repeat(1e6))),
             round_trips=tuple(map(truediv, data.get("round_trips_us", ()), repeat(1e6))),
+            transcript=str(data.get("transcript_path", "")),
         )
 
 

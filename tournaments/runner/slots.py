@@ -128,6 +128,7 @@ async def play_all(
                     raise TournamentError(
                         f"game {job.number} was void {VOID_ATTEMPTS} times "
                         f"({report.outcome.reason}); fix the engine and resume"
+                        + (f" (transcript: {report.transcript})" if report.transcript else "")
                     )
 
     async with trio.open_nursery() as nursery:

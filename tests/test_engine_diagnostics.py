@@ -1,0 +1,118 @@
+"""Every engine failure shows what the engine said last (issue 23, point 3).
+
+Real processes (the faulty bot with ``--stderr TEXT``): one prints a fatal message to
+stderr and exits during the handshake, one crashes in the middle of a game. The stderr
+line must reach the console of ``play``, ``tournament`` and ``check-engine``, the
+record's ``Reason`` and the transcript, whose path the console prints.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.record import parse_records, read_records
+
+FATAL = "fatal: cannot open weights.bin"
+FAULTY = f"{sys.executable} -m bots faulty --stderr '{FATAL}'"
+AT_HANDSHAKE = f"{FAULTY} --mode crash-before"
+MID_GAME = f"{FAULTY} --mode crash --at 4"
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def transcript_paths(text: str, cwd: Path) -> list[Path]:
+    """The transcript files a console output names (``transcript of game N: PATH``)."""
+    found = re.findall(r"transcript(?: of game \d+)?: (\S+?)\)?$", text, re.MULTILINE)
+    return [cwd / path for path in found]
+
+
+def reasons(path: Path) -> list[str]:
+    return [record.tag("Reason") or "" for record in read_records(path)]
+
+
+@pytest.mark.parametrize("engine", [AT_HANDSHAKE, MID_GAME], ids=["handshake", "mid-game"])
+def test_play_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path) -> None:
+    done = referee(
+        "play", "trike", "-e", engine, "-e", "random", "--games", "1", "--out", "g.tgn",
+        cwd=tmp_path,
+    )  # fmt: skip
+    console = done.stdout + done.stderr
+    assert FATAL in console, console
+    [reason] = reasons(tmp_path / "g.tgn")
+    assert f"its stderr ended with: '{FATAL}'" in reason
+    assert "last protocol lines: " in reason
+    paths = transcript_paths(console, tmp_path)
+    assert paths and all(path == tmp_path / "g.transcripts.log" for path in paths), console
+    transcript = paths[0].read_text()
+    assert f"! {FATAL}" in transcript  # the engine's own stderr line, as it came
+    assert "## seat 1: faulty" in transcript or "## seat 1: python" in transcript
+
+
+def test_play_without_out_keeps_the_transcript_in_the_temporary_folder(tmp_path: Path) -> None:
+    done = referee("play", "trike", "-e", MID_GAME, "-e", "random", "--games", "1", cwd=tmp_path)
+    [path] = transcript_paths(done.stdout, tmp_path)
+    assert path.is_absolute() and path.parent != tmp_path
+    try:
+        assert f"! {FATAL}" in path.read_text()
+    finally:
+        path.unlink()
+
+
+@pytest.mark.parametrize("engine", [AT_HANDSHAKE, MID_GAME], ids=["handshake", "mid-game"])
+def test_tournament_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path) -> None:
+    done = referee(
+        "tournament", "--game", "trike", "-e", f"bad={engine}", "-e", "random",
+        "--games", "1", "--rounds", "1", "--out", "ev", "--concurrency", "1",
+        cwd=tmp_path,
+    )  # fmt: skip
+    console = done.stdout + done.stderr  # a game void three times stops the event
+    assert FATAL in console, console
+    # A void game's record is in the journal only (games.tgn holds the scored games).
+    records = [
+        record
+        for line in (tmp_path / "ev" / "journal.jsonl").read_text().splitlines()
+        if '"record"' in line
+        for record in parse_records(json.loads(line)["record"])
+    ]
+    all_reasons = [record.tag("Reason") or "" for record in records]
+    assert any(f"its stderr ended with: '{FATAL}'" in r for r in all_reasons), all_reasons
+    paths = transcript_paths(console, tmp_path)
+    assert paths, console
+    for path in paths:
+        assert path.parent.name == "logs" and path.parent.parent.name == "ev"
+        assert f"! {FATAL}" in path.read_text()
+
+
+@pytest.mark.parametrize("engine", [AT_HANDSHAKE, MID_GAME], ids=["handshake", "mid-game"])
+def test_check_engine_shows_the_stderr_line(engine: str, tmp_path: Path) -> None:
+    done = referee("check-engine", "trike", "--timeout", "5", "--", engine, cwd=tmp_path)
+    assert done.returncode == 1
+    failed = [line for line in done.stdout.splitlines() if " FAIL " in line]
+    assert failed and FATAL in failed[0], done.stdout
+
+
+def test_a_silent_handshake_timeout_asks_about_flushing(tmp_path: Path) -> None:
+    done = referee(
+        "check-engine", "trike", "--timeout", "1", "--",
+        f"{sys.executable} -m bots faulty --mode no-handshake --stderr 'loading'",
+        cwd=tmp_path,
+    )  # fmt: skip
+    first = done.stdout.splitlines()[0]
+    assert "did not complete the handshake within 1 s" in first
+    assert "nothing was read from the engine: does it flush stdout after each line?" in first
+    assert "its stderr ended with: 'loading'" in first
