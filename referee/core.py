@@ -90,7 +90,7 @@ def ranks_from_scores(scores: Iterable[float]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One named rule option of a game, as listed in RULES.md.
+    """One named rule option of a game, as its rules page (docs/rules/<id>.md) lists it.
 
     ``choices`` lists the allowed values (default first) for an enumerated option;
     an integer option has ``choices == ()`` and accepts ``minimum <= int(value) <= maximum``.
@@ -243,7 +243,7 @@ class Game(ABC, Generic[S, M]):
     player_counts: ClassVar[tuple[int, ...]]
     """Allowed numbers of seats, e.g. ``(2,)`` or ``(2, 3)``."""
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    """The named rule options of RULES.md, in the order records list them."""
+    """The named rule options of the game's rules page, in the order records list them."""
     description: ClassVar[str] = ""
     """One line for ``referee games``."""
     result_from_scores: ClassVar[bool] = False

@@ -26,7 +26,7 @@ CELLS = {
     "tricolor": 96,  # 6n² triangles, n = 4
     "triablo": 37,  # hexhex side 4
 }
-"""Cell counts of shared/RULES.md, independent of the rules code."""
+"""Cell counts of the rules pages (docs/rules/), independent of the rules code."""
 SEATS = {
     "trike": ("seat 1 (dark)", "seat 2 (light)"),
     "tricouleur": ("seat 1, First (marked)", "seat 2, Second"),

@@ -29,7 +29,7 @@ ILLEGAL_CHECKED = 4
 """Moves legal earlier in the playout but not now, checked per position."""
 
 OPTIONS: dict[str, dict[str, str]] = {
-    # Trichess has no draw rule by default (RULES.md: draw-cap=none), and random play
+    # Trichess has no draw rule by default (docs/rules/trichess.md: draw-cap=none), and random play
     # often ends in bare kings that would wander forever; the cap makes playouts end.
     "trichess": {"draw-cap": "50"},
 }

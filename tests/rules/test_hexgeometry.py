@@ -1,5 +1,6 @@
 """The shared hexhex geometry (referee/games/hex/) against the definitions of
-rules file §1 and shared/RULES.md, computed naively from axial coordinates."""
+docs/rules/tricouleur.md and docs/rules/whistling-captures.md, computed
+naively from axial coordinates."""
 
 from __future__ import annotations
 

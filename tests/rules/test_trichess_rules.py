@@ -1,5 +1,5 @@
 """Trichess special moves and legality: castling, en passant, liberation, the shield rule and
-non-aggression (rules file §1.3, §1.5, §1.6; RULES.md rulings).
+non-aggression (docs/rules/trichess.md).
 
 Diagrams as in ``Trichess.render`` (see test_trichess). Most tests run in all three
 rotations of the board (White->Red->Black->White), since every rule is symmetric.
@@ -193,7 +193,7 @@ def _rot_move(move: str, k: int) -> str:
 def test_liberation_notation_of_the_rules_example() -> None:
     game = Trichess()
     state = Setup(board(LIBERATION), pools=("N", "-", "-")).state()
-    move = game.parse_move(state, "Be3-Bd1=N")  # RULES.md's example shape parses
+    move = game.parse_move(state, "Be3-Bd1=N")  # the rules page's example shape parses
     assert game.format_move(state, move) == "Be3-Bd1=N"
     assert not state.is_legal(move)  # but no pawn stands on Be3 (and none could reach Bd1)
     assert state.is_legal(game.parse_move(state, "Be2-Bd1=N"))

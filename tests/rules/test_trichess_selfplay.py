@@ -4,7 +4,7 @@ A playout picks a random piece of the seat to move, then a random pseudo-legal m
 that piece that ``is_legal`` accepts (trying the next piece if it has none), so the full
 legal list is only built on the plies that check it. The default rules have no
 draw rule (``draw-cap=none``: three bare kings play forever), so these games use the
-option ``draw-cap=8``; each option set of RULES.md takes a share of the games.
+option ``draw-cap=8``; each option set of docs/rules/trichess.md takes a share of the games.
 Every ply checks the cheap invariants; every 30th ply (and the last) the heavy ones:
 the full legal list against ``is_legal``, text and position round trips.
 """

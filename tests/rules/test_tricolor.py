@@ -1,4 +1,4 @@
-"""Tricolor rules: every rule and option of shared/RULES.md and rules file §2.
+"""Tricolor rules: every rule and option of docs/rules/tricolor.md.
 
 Positions are drawn as ``Tricolor.render`` draws them: one character per triangle, row
 labels on the left (row ``2i+j+1`` of column ``j`` holds ``R(i,j)``), column labels ``j``

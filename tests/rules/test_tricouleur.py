@@ -1,4 +1,4 @@
-"""Tricouleur rules: every rule and option of shared/RULES.md and rules file §2.
+"""Tricouleur rules: every rule and option of docs/rules/tricouleur.md.
 
 Positions are drawn as ``Tricouleur.render`` draws them: the 15 screen rows of the
 hexhex board between the names of their first and last cells; ``R W B`` are seat 1's
@@ -345,7 +345,7 @@ def test_closer_rule_exempts_whistles_when_off() -> None:
     assert stone(after, "i10") == "." and after.outcome() is not None
 
 
-# --- the source example, rules file §2.7 ----------------------------------------------------
+# --- the source example of the game's original rules ----------------------------------------
 
 EXAMPLE = """
   a8        . . . . b . . .  h15

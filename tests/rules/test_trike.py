@@ -1,4 +1,4 @@
-"""Trike rules: every rule and option of shared/RULES.md and rules file §3.
+"""Trike rules: every rule and option of docs/rules/trike.md.
 
 Positions are drawn as in ``Trike.render``: one row per line from the apex,
 ``.`` empty, ``X`` seat 1, ``O`` seat 2, brackets around the pawn's cell.
@@ -140,7 +140,7 @@ def test_neighbours_are_symmetric_and_rays_are_lines(size: int) -> None:
     for cell, near in enumerate(board.neighbours):
         for other in near:
             assert cell in board.neighbours[other]
-        # the three lines through a cell hold 2N-2 other cells (rules file §3.6)
+        # the three lines through a cell hold 2N-2 other cells (docs/rules/trike.md)
         assert sum(len(ray) for ray in board.rays[cell]) == 2 * size - 2
         assert set(board.between[cell]) == {c for ray in board.rays[cell] for c in ray}
 

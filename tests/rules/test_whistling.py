@@ -1,4 +1,4 @@
-"""Whistling Captures rules: every rule and option of shared/RULES.md and rules file §3.
+"""Whistling Captures rules: every rule and option of docs/rules/whistling-captures.md.
 
 Positions are drawn as the source and ``WhistlingCaptures.render`` draw them: the row
 number, then each cell under its column letter (``x`` seat 1, ``o`` seat 2, ``.``
@@ -219,7 +219,7 @@ def test_source_example_rules_file_3_7() -> None:
     assert (at(after, "o1"), at(after, "w19"), at(after, "G19")) == ("o", ".", ".")
     assert after.stones[0].bit_count() == 18 and after.stones[1].bit_count() == 21
     assert after.quiet == 0 and after.to_move == 0
-    # the result does not depend on the closer option (rules file §3.7)
+    # the result does not depend on the closer option
     other = WhistlingCaptures({"closer-applies-to-captures": "no"})
     assert texts(other, play(other, other.initial_state(2), "H16-D20")) == ["w19-G19-o1"]
 

@@ -30,6 +30,7 @@ from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.report import report_command
+from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
 from tournaments.cli.sandbox import SandboxOption, confine, require_sandbox, sandbox_mode
 from tournaments.cli.serve import serve_command
 from tournaments.cli.show import show_command
@@ -67,18 +68,8 @@ def _root(
         os.environ["REFEREE_DEBUG"] = "1"  # worker processes show their tracebacks too
 
 
-def _parse_options(pairs: list[str] | None) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip() or not value.strip():
-            raise UserError(f"bad --option {pair!r}: expected key=value")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def _game(name: str, options: list[str] | None) -> Game[Any, Any]:
-    return make_game(name, _parse_options(options))
+    return make_game(name, parse_rule_options(options))
 
 
 @app.command("games")
@@ -345,6 +336,8 @@ app.command("standings")(standings_command)
 app.command("show")(show_command)
 app.command("report")(report_command)
 app.command("serve")(serve_command)
+app.command("rules")(rules_command)
+app.command("moves", context_settings={"allow_interspersed_args": True})(moves_command)
 
 
 def _fail(message: str) -> NoReturn:

@@ -6,7 +6,7 @@ whistling games need:
 - **Slides** (``rays``): from a cell, the cells outward along each direction.
 - **Victims of a slide** (``sweeps``): an enemy stone is a victim of the slide
   ``S -> E`` iff it touches an interior cell and touches neither ``S`` nor ``E``
-  (shared/RULES.md). On a hex lattice that is exactly the set of cells touching
+  (docs/rules/tricouleur.md). On a hex lattice that is exactly the set of cells touching
   two *consecutive interior* cells: a cell beside the line touches two
   consecutive line cells ``a``, ``a+1``, and it avoids both ends iff
   ``1 <= a <= k-2``. So ``sweeps[S][d][i]`` is the union of the two common

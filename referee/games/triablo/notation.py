@@ -1,6 +1,6 @@
 """Triablo text: move notation, the position token and the diagram (no rules here).
 
-Moves (shared/RULES.md): ``b2-d4/W`` singleton or doublet move with the orientation
+Moves (docs/rules/triablo.md): ``b2-d4/W`` singleton or doublet move with the orientation
 after the move (a singleton move always carries it, even unchanged; a doublet's is the
 cover's); ``a1-b2`` king step; ``c3xd4`` singleton capture and ``a1xb2`` king capture
 (no suffix); ``c3xd4/E`` doublet capture (the cover's orientation after it);

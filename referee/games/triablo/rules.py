@@ -1,7 +1,7 @@
 """Triablo (Cameron Browne, 2010) for two and three players.
 
-Rules as in shared/rules/tricouleur-whistling-triablo.md §4 with the rulings and options
-of shared/RULES.md (``setup``, ``captive-tips``, ``no-capture-draw``):
+Rules as in docs/rules/triablo.md, with its rulings and options (``setup``,
+``captive-tips``, ``no-capture-draw``):
 
 - Seats: 1 White, 2 Red, 3 Black, moving in that order; eliminated seats are skipped.
 - A turn is one action (``movegen``): a singleton slides along one of its three tips, a
@@ -341,7 +341,7 @@ class Triablo(Game[TriabloState, int]):
         forfeit. It keeps the order of eliminations: a seat still in the game controls at
         least three pieces, an eliminated one none (its pieces left the board), and while
         the game goes on at most one seat is out. The scores appear in the record's
-        ``Score`` tag of such games; a game ended by the rules has none. RULES.md says
+        ``Score`` tag of such games; a game ended by the rules has none. The rules say
         nothing about unfinished games. The built-in ``greedy`` bot evaluates positions
         by these scores (``Game.evaluate``).
         """

@@ -1,7 +1,6 @@
 """Trichess (Christophe Langronier): three-player chess on a 96-cell board.
 
-Rules as in shared/rules/trichess-tricolor-trike.md §1 and Appendix A, with the
-options of shared/RULES.md, in this order (default first):
+Rules as in docs/rules/trichess.md, with its options, in this order (default first):
 
 - ``castling=yes|no``: chess castling on the own back rank; e1 and the cells the
   king crosses or lands on must not be attacked by either opponent.

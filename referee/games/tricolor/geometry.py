@@ -1,6 +1,6 @@
 """Tricolor geometry: the hexagon of side ``n`` cut into triangles, and its lozenge positions.
 
-Coordinates are those of shared/rules/trichess-tricolor-trike.md §2.1:
+Coordinates are those of docs/rules/tricolor.md:
 
 - vertex ``V(i,j)`` sits at ``((√3/2)·j, i + j/2)``; the board holds the vertices with
   ``max(|i|, |j|, |i+j|) <= n`` (rim: equality);

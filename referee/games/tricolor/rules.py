@@ -1,7 +1,6 @@
 """Tricolor: ``Tricolor`` (the game) and ``TricolorState`` (a position).
 
-Rules as in shared/rules/trichess-tricolor-trike.md §2 and Appendix B, with the options
-of shared/RULES.md (``n``, ``rim-crowns``):
+Rules as in docs/rules/tricolor.md, with its options (``n``, ``rim-crowns``):
 
 - The board is the hexagon of side ``n`` cut into triangles (``geometry``). A move places
   a piece on a free lozenge position; the k-th placement of the game (k = 0, 1, …, every
@@ -196,7 +195,7 @@ class Tricolor(Game[TricolorState, int]):
     version = "1"
     player_counts = PLAYER_COUNTS
     option_specs = (
-        # RULES.md sets no maximum; 64 is the referee's own bound so that a typo such as
+        # The rules set no maximum; 64 is the referee's own bound so that a typo such as
         # n=100000 is refused at once instead of exhausting memory building the board.
         OptionSpec(
             "n", "4", minimum=1, maximum=64, help="side of the hexagonal board in triangle edges"

@@ -1,4 +1,5 @@
-"""Tricouleur (Bill Taylor, 2003): rules file §2 with the options of shared/RULES.md.
+"""Tricouleur (Bill Taylor, 2003): the rules of docs/rules/tricouleur.md
+with its options.
 
 - Hexhex side 8 (169 cells); each seat has six red, six white and six blue stones
   (the exact start of §2.3). Seat 1 is First (the marked stones) and moves first.
@@ -349,7 +350,7 @@ class Tricouleur(Game[TricouleurState, Move]):
         (or by the no-capture draw), so material is the measure of a game the referee
         stops (move limit) and of the other seat after a forfeit. The scores appear in
         the record's ``Score`` tag of such games (``14,9``); a game ended by the rules
-        has none. RULES.md says nothing about unfinished games. The built-in ``greedy``
+        has none. The rules say nothing about unfinished games. The built-in ``greedy``
         bot evaluates positions by these scores (``Game.evaluate``).
         """
         counts = self.evaluate(state)

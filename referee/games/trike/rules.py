@@ -1,7 +1,6 @@
 """Trike (Alek Erickson, 2020): the Trike meta-rule with Pure Trike scoring.
 
-Rules as in shared/rules/trichess-tricolor-trike.md §3, with the options of
-shared/RULES.md (``size``, ``mode``, ``pie``):
+Rules as in docs/rules/trike.md, with its options (``size``, ``mode``, ``pie``):
 
 - Two seats share one neutral pawn. Seat 1 (index 0) opens by placing a checker
   on any cell, with the pawn on top.

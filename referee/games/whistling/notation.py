@@ -7,7 +7,7 @@ and ``|row - 11| <= L <= 40 - |row - 11|``; the centre is ``u11``. Axial
 ``r = row - 11``, ``q = (L - row - 9) / 2``. A column is a vertical line through
 every other row, not a direction of movement.
 
-**Moves** (shared/RULES.md): ``FROM-TO`` a slide (a plain move, or a one-leg
+**Moves** (docs/rules/whistling-captures.md): ``FROM-TO`` a slide (a plain move, or a one-leg
 whistle: its victims follow from the position); ``P0-P1-…-Pm`` a whistling chain
 through every pivot, ``Pm`` its last cell; ``FROMxTO`` a crush. A cell is always one
 letter followed by digits, so ``x`` is read as a column letter right after ``-`` or

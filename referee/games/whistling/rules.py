@@ -1,4 +1,5 @@
-"""Whistling Captures (Bill Taylor, 2000): rules file §3 with the options of shared/RULES.md.
+"""Whistling Captures (Bill Taylor, 2000): the rules of
+docs/rules/whistling-captures.md with its options.
 
 - Hexhex side 11 (331 cells); each seat has 21 stones in three rosettes (§3.3).
   Seat 1 is X and moves first.
@@ -367,7 +368,7 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
         the no-capture draw), so material is the measure of a game the referee stops
         (move limit) and of the other seat after a forfeit. The scores appear in the
         record's ``Score`` tag of such games (``17,12``); a game ended by the rules has
-        none. RULES.md says nothing about unfinished games. The built-in ``greedy`` bot
+        none. The rules say nothing about unfinished games. The built-in ``greedy`` bot
         evaluates positions by these scores (``Game.evaluate``).
         """
         counts = self.evaluate(state)
