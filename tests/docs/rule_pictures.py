@@ -43,6 +43,30 @@ PICTURES: tuple[Picture, ...] = (
     Picture("trike-board.svg", "trike", "size=7", moves="d2 swap c2 e4 e2"),
     Picture("tricouleur-start.svg", "tricouleur"),
     Picture("whistling-captures-start.svg", "whistling-captures"),
+    Picture("trichess-start.svg", "trichess"),
+    Picture(
+        "trichess-liberation.svg",
+        "trichess",
+        start="wRwK6/8/8/8/4rK3/3rP4/8/8/1bN3bK2/2wP5/8/8:W:-:-:QNP,-,-:-:3:60",
+    ),
+    Picture(
+        "trichess-shield.svg",
+        "trichess",
+        start="2wK5/8/4rN3/5bB2/2rB1rK3/8/8/4wR3/7bK/6bPbP/8/8:R:-:-:-,-,-:-:0:41",
+    ),
+    Picture("tricolor-board.svg", "tricolor"),
+    Picture("tricolor-crown.svg", "tricolor", "n=2", moves="O(-1,0) G(-1,1) Y(0,0)"),
+    Picture("triablo-start.svg", "triablo"),
+    Picture(
+        "triablo-captures.svg",
+        "triablo",
+        start="2:figure:yes:100:2R<W>r/4R>/6/3R>3/2W<WK2/5/2R<RK:1:24:5:-",
+    ),
+    Picture(
+        "triablo-three.svg",
+        "triablo",
+        start="3:figure:yes:100:W<3/5/6/2WKRK1R>wR</6/3B<B</W<B>1BK:1:45:2:-",
+    ),
 )
 
 
