@@ -4,17 +4,22 @@ move lists and positions of the pages cannot drift from the rules the referee en
 A block is a fenced ``text`` block whose first line is ``$ referee …``; the command is
 split as a shell would (``shlex``) and run in this process; the rest of the block must
 equal what it writes (standard output, then standard error for an error line).
+
+To write a new example, write its fence and command line only and run this file with
+``UPDATE_GOLDEN=1``: every block's output is rewritten from what the command prints now.
+Then read the diff: the output is the rules' word, and the page's text must agree with it.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 from pathlib import Path
 
 import pytest
 
 from tests.clirun import cli
-from tests.docs.examples import PAGES, Example, all_examples, examples_in
+from tests.docs.examples import PAGES, Example, all_examples, examples_in, rewrite
 
 EXAMPLES = all_examples()
 
@@ -26,6 +31,9 @@ def test_example_prints_what_the_page_shows(
     words = shlex.split(example.command)
     assert words[0] == "referee"
     _, out, err = cli(capsys, *words[1:])
+    if os.environ.get("UPDATE_GOLDEN") == "1" and out + err != example.output:
+        rewrite(PAGES / example.page, {example.ordinal: out + err})
+        return
     assert out + err == example.output, f"{example.slug}: `{example.command}` prints otherwise"
 
 
@@ -39,9 +47,14 @@ def test_blocks_are_found_and_other_blocks_are_not(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     found = examples_in(page)
-    assert [(e.line, e.command, e.output) for e in found] == [
-        (4, "referee moves trike", "line one\nline two\n"),
-        (14, "referee games", "```\n"),
+    assert [(e.line, e.command, e.output, e.end) for e in found] == [
+        (4, "referee moves trike", "line one\nline two\n", 7),
+        (14, "referee games", "```\n", 16),
+    ]
+    rewrite(page, {0: "new output\n"})
+    assert [(e.line, e.output, e.end) for e in examples_in(page)] == [
+        (4, "new output\n", 6),
+        (13, "```\n", 15),
     ]
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.registry import GAME_NAMES
 from tests.clirun import cli
 from tournaments.cli import rules
 
@@ -73,3 +74,15 @@ def test_the_wheel_carries_the_pages_where_the_command_looks() -> None:
     assert Path(target) == rules.PACKAGED_PAGES.relative_to(ROOT)
     assert Path(target).parts[0] in wheel["packages"]
     assert rules.CLONE_PAGES == ROOT / "docs" / "rules"
+
+
+def test_every_page_is_a_game_printed_by_the_command_and_linked_from_the_index(capsys) -> None:
+    folder = ROOT / "docs" / "rules"
+    index = (folder / "README.md").read_text(encoding="utf-8")
+    pages = sorted(p for p in folder.glob("*.md") if p.name != "README.md")
+    assert pages, "no rules page"
+    for page in pages:
+        assert page.stem in GAME_NAMES, f"{page.name} is not named after a game id"
+        assert f"]({page.name})" in index, f"the index does not link {page.name}"
+        code, out, _ = cli(capsys, "rules", page.stem)
+        assert code == 0 and out == page.read_text(encoding="utf-8")
