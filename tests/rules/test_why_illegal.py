@@ -90,11 +90,18 @@ def _tricolor(game: AnyGame, state: State[Any], rng: random.Random, pool: list[s
     return rng.choice("OGY") + rng.choice(pool)[1:]
 
 
-def _triablo(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
-    from referee.games.triablo.notation import MOVE_TEXT
+_TRIABLO_FROM: dict[str, list[str]] = {}
+"""Triablo's well-formed move texts by their origin point (filled on first use)."""
 
-    near = [t for t in MOVE_TEXT.values() if t[:2] in {c[:2] for c in pool}]
-    return rng.choice(near or list(MOVE_TEXT.values()))
+
+def _triablo(game: AnyGame, state: State[Any], rng: random.Random, pool: list[str]) -> str:
+    if not _TRIABLO_FROM:
+        from referee.games.triablo.notation import MOVE_TEXT
+
+        for text in MOVE_TEXT.values():
+            _TRIABLO_FROM.setdefault(text[:2], []).append(text)
+    origin = rng.choice(_own(game, state, rng) + _cells(rng.choice(pool)))
+    return rng.choice(_TRIABLO_FROM.get(origin[:2]) or _TRIABLO_FROM["a1"])
 
 
 CASES: list[tuple[str, dict[str, str], int, Fuzz]] = [
@@ -105,6 +112,10 @@ CASES: list[tuple[str, dict[str, str], int, Fuzz]] = [
     ("tricouleur", {"closer-applies-to-captures": "no", "closer-metric": "steps"}, 2, _pairs("-x")),
     ("whistling-captures", {}, 2, _whistling),
     ("whistling-captures", {"closer-applies-to-captures": "no"}, 2, _whistling),
+    ("tricolor", {}, 2, _tricolor),
+    ("tricolor", {"n": "2", "rim-crowns": "no"}, 3, _tricolor),
+    ("triablo", {}, 2, _triablo),
+    ("triablo", {"setup": "free", "captive-tips": "no"}, 3, _triablo),
 ]
 """(game, options, players, token maker)."""
 

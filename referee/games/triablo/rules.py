@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 from referee.core import Game, OptionSpec, Outcome, Seat, State, Termination, ranks_from_scores
 from referee.errors import InvalidPositionError
-from referee.games.triablo import movegen, notation, start
+from referee.games.triablo import explain, movegen, notation, start
 from referee.games.triablo.config import Config, make_config
 from referee.games.triablo.movegen import SETUP
 from referee.games.triablo.notation import KING_CAPTURED, KING_STUCK, TOO_FEW
@@ -191,6 +191,10 @@ class TriabloState(State[int]):
         if self.in_setup:
             return start.is_legal_setup(self.board, self.seat, move)
         return movegen.is_legal(self.board, self.seat, self.config.back, move)
+
+    def explain_illegal(self, move: int) -> str | None:
+        """See ``referee.games.triablo.explain``."""
+        return explain.explain(self, move)
 
     def _apply(self, move: int) -> TriabloState:
         config = self.config

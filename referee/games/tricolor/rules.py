@@ -102,6 +102,28 @@ class TricolorState(State[int]):
         cell = move - colour * plane
         return 0 <= cell < plane and (self.free >> cell) & 1 == 1
 
+    def explain_illegal(self, move: int) -> str | None:
+        """The rule ``move`` breaks: the colour cycle, or a triangle already covered (naming
+        the piece that covers it); None when it breaks neither."""
+        board = self.configs.board
+        names = board.names
+        colour, wanted = move // board.plane, self.ply % 3
+        if colour != wanted:
+            return (
+                f"placement {self.ply + 1} must be {COLOUR_NAMES[wanted]} (the colour cycle "
+                f"orange, green, yellow): {names[move]} is {COLOUR_NAMES[colour]}"
+            )
+        if self.placed >> move & 1:
+            return f"a piece already stands on {names[move]}"
+        mine, placed = board.tmask[move], self.placed
+        while placed:
+            low = placed & -placed
+            other = low.bit_length() - 1
+            if board.tmask[other] & mine:
+                return f"{names[move]} overlaps the piece on {names[other]}: a triangle is taken"
+            placed ^= low
+        return None
+
     def _apply(self, move: int) -> TricolorState:
         cfg = self.configs
         board = cfg.board
