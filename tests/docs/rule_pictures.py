@@ -42,7 +42,9 @@ class Picture:
 PICTURES: tuple[Picture, ...] = (
     Picture("trike-board.svg", "trike", "size=7", moves="d2 swap c2 e4 e2"),
     Picture("tricouleur-start.svg", "tricouleur"),
+    Picture("tricouleur-whistle.svg", "tricouleur", moves="c8-b7 c5-c10"),
     Picture("whistling-captures-start.svg", "whistling-captures"),
+    Picture("whistling-captures-chain.svg", "whistling-captures", moves="H16-D20 w19-G19-o1"),
     Picture("trichess-start.svg", "trichess"),
     Picture(
         "trichess-liberation.svg",
