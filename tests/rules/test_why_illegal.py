@@ -115,6 +115,19 @@ CASES: list[tuple[str, dict[str, str], int, Fuzz]] = [
     ("tricolor", {}, 2, _tricolor),
     ("tricolor", {"n": "2", "rim-crowns": "no"}, 3, _tricolor),
     ("triablo", {}, 2, _triablo),
+    ("trichess", {"draw-cap": "50"}, 3, _trichess),
+    (
+        "trichess",
+        {"draw-cap": "50", "castling": "no", "double-step": "no", "en-passant": "next-only"},
+        3,
+        _trichess,
+    ),
+    (
+        "trichess",
+        {"draw-cap": "50", "centre": "no-diagonals", "liberation-empty-pool": "deferred"},
+        3,
+        _trichess,
+    ),
     ("triablo", {"setup": "free", "captive-tips": "no"}, 3, _triablo),
 ]
 """(game, options, players, token maker)."""

@@ -24,6 +24,7 @@ from referee.games.trichess.attacks import (
     pinned_cells,
 )
 from referee.games.trichess.board import COLOUR_NAMES, Geometry, cell_of
+from referee.games.trichess.explain import explain as explain_move
 from referee.games.trichess.movegen import (
     Moves,
     castling_moves,
@@ -297,6 +298,8 @@ class TrichessState(State[int]):
             return False
         geo = self.cfg.geo
         return check_move(b, x, move, self.kings, st.check, self.mat, geo)
+
+    explain_illegal = explain_move  # the rule a move breaks: ``referee.games.trichess.explain``
 
     def _apply(self, move: int) -> TrichessState:
         cfg, x = self.cfg, self.turn
