@@ -12,12 +12,18 @@
 Hardening, because anyone who can reach the port can send anything: no request names a
 file (there is no static file route, so no path can leave the event directory); request
 lines and headers are limited by ``http.server`` (``414``/``431``); a connection that
-sends nothing for ``CLIENT_TIMEOUT`` seconds, or does not take its events, is closed
-(a slow reader's queue holds ``QUEUE_LIMIT`` events, then it is dropped); at most
-``MAX_CLIENTS`` connections are open at once, further ones get ``503``. One thread polls
-the directory every ``POLL_INTERVAL`` seconds for all viewers (and not at all when nobody
-watches), so a hundred open pages cost the event nothing more than one. SIGTERM sends
-the last picture, then stops.
+sends nothing for ``CLIENT_TIMEOUT`` seconds is closed, and so is an event stream that
+does not take its events: its socket's send buffer is kept to ``STREAM_BUFFER`` bytes, a
+write that cannot finish within ``CLIENT_TIMEOUT`` cuts it, and its queue holds
+``QUEUE_LIMIT`` events, then it is dropped (its own thread waits, never the others or
+the polling thread). At most ``MAX_CLIENTS`` connections are open at once; further ones
+are answered ``503`` at once by the accepting thread, which does no other work per
+connection (the first picture is encoded once per change, not per viewer), and are
+closed gracefully (what they sent is read and dropped for up to ``REFUSED_LINGER``
+seconds, so the 503 is not destroyed by a reset). One thread polls the directory every
+``POLL_INTERVAL`` seconds for all viewers (and not at all when nobody watches), so a
+hundred open pages cost the event nothing more than one. SIGTERM sends the last picture,
+then stops.
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ import contextlib
 import os
 import queue
 import re
+import select
 import signal
+import socket
 import threading
 import time
 from http import HTTPStatus
@@ -41,9 +49,17 @@ from tournaments.live.watch import EventWatcher, Update
 
 POLL_INTERVAL = 0.25
 KEEPALIVE = 15.0
+GONE_CHECK = 0.5
+"""Seconds between two checks that an idle event stream's viewer is still there."""
 CLIENT_TIMEOUT = 10.0
 QUEUE_LIMIT = 1000
 MAX_CLIENTS = 256
+STREAM_BUFFER = 64 << 10
+"""Send buffer of an event stream's socket: what a viewer that stops reading can hold up."""
+REFUSED_LINGER = 2.0
+"""Seconds a refused connection is drained before it is closed."""
+REFUSED_LIMIT = 4096
+"""Refused connections drained at once; beyond that they are closed at once."""
 _GAME = re.compile(r"/game/([0-9]{1,9})")
 _POLICY = "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 """The page's own inline style and script, its own event stream, nothing from elsewhere."""
@@ -61,12 +77,17 @@ class _Hub:
         """One poll at a time (the polling thread, or a viewer joining an idle server)."""
         self.streams = 0
         """Event streams still being written (the last picture is sent before exit)."""
+        self.picture: bytes | None = None
+        """The snapshot as sent to a new viewer; None when it changed since encoded."""
 
     def poll(self) -> None:
+        # Polling and publishing hold one lock, as does a join: a viewer gets each update
+        # exactly once, either in its first picture or in its queue.
         with self.polling:
             updates = self.watcher.poll()
-        if updates:
-            self.publish(updates)
+            if updates:
+                self.picture = None
+                self.publish(updates)
 
     def publish(self, updates: list[Update]) -> None:
         payload = b"".join(update.encode() for update in updates)
@@ -80,14 +101,18 @@ class _Hub:
                         client.put_nowait(None)
 
     def join(self) -> tuple[queue.Queue[bytes | None], bytes]:
-        """A new viewer's queue and the whole current picture (brought up to date first:
-        with no viewer the directory is not polled)."""
+        """A new viewer's queue and the whole current picture (brought up to date first
+        when nobody watched: then the directory was not polled). The picture is encoded
+        once per change and shared, so a crowd joining costs one encoding."""
         client: queue.Queue[bytes | None] = queue.Queue(QUEUE_LIMIT)
-        self.poll()  # what the others have not seen yet goes to them too
-        with self.lock:
-            self.clients.add(client)
-            first = b"".join(u.encode() for u in self.watcher.snapshot.values())
-        return client, first
+        if not self.clients:
+            self.poll()
+        with self.polling:
+            if self.picture is None:
+                self.picture = b"".join(u.encode() for u in self.watcher.snapshot.values())
+            with self.lock:
+                self.clients.add(client)
+            return client, self.picture
 
     def leave(self, client: queue.Queue[bytes | None]) -> None:
         with self.lock:
@@ -103,20 +128,66 @@ class _Hub:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
-    request_queue_size = 64
+    request_queue_size = 1024  # a crowd arriving at once waits in the backlog, not in SYN retries
 
     def __init__(self, address: tuple[str, int], hub: _Hub) -> None:
         self.hub = hub
         self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        self.refused: dict[socket.socket, float] = {}
+        """Refused connections being drained, and when each is closed at the latest."""
+        self.drained_at = 0.0
         super().__init__(address, _Handler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self.slots.acquire(blocking=False):
-            with contextlib.suppress(OSError):
-                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
-            self.shutdown_request(request)
+            self._refuse(request)
             return
         super().process_request(request, client_address)
+
+    def _refuse(self, request: socket.socket) -> None:
+        """Answer 503 without blocking and close gracefully: the connection is shut for
+        writing and drained (``service_actions``) until the client closes, so that the
+        request it sent does not turn the close into a reset that would destroy the 503."""
+        try:
+            request.setblocking(False)
+            request.send(
+                b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                b"Connection: close\r\n\r\n"
+            )
+            request.shutdown(socket.SHUT_WR)
+        except OSError:
+            request.close()
+            return
+        if len(self.refused) >= REFUSED_LIMIT:
+            request.close()
+            return
+        self.refused[request] = time.monotonic() + REFUSED_LINGER
+
+    def service_actions(self) -> None:
+        """Between two accepts (and at least every poll interval): drain the refused."""
+        super().service_actions()
+        now = time.monotonic()
+        if now < self.drained_at + 0.05:  # not after every accept of a crowd: n² calls
+            return
+        self.drained_at = now
+        for request, until in list(self.refused.items()):
+            try:
+                while chunk := request.recv(4096):
+                    del chunk
+                done = True  # the client closed its side
+            except BlockingIOError:
+                done = now >= until
+            except OSError:
+                done = True
+            if done:
+                del self.refused[request]
+                request.close()
+
+    def server_close(self) -> None:
+        super().server_close()
+        for request in self.refused:
+            request.close()
+        self.refused.clear()
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
@@ -177,6 +248,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _events(self) -> None:
         hub = self.server.hub
+        # A small send buffer: a viewer that stops reading blocks its own writes soon, and
+        # the socket timeout then cuts it, instead of the kernel queueing megabytes for it.
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_BUFFER)
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
@@ -189,13 +264,21 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self.wfile.write(b"retry: 2000\n\n" + first)
             self.wfile.flush()
+            quiet = 0.0
             while True:
                 try:
-                    payload = client.get(timeout=KEEPALIVE)
+                    payload = client.get(timeout=GONE_CHECK)
                 except queue.Empty:
+                    # A viewer that left frees its place now, not at the next keepalive.
+                    if _closed_by_peer(self.connection):
+                        break
+                    quiet += GONE_CHECK
+                    if quiet < KEEPALIVE:
+                        continue
                     payload = b": keepalive\n\n"
                 if payload is None:
                     break
+                quiet = 0.0
                 self.wfile.write(payload)  # a socket timeout here drops a stalled reader
                 self.wfile.flush()
         except OSError:
@@ -204,6 +287,16 @@ class _Handler(BaseHTTPRequestHandler):
             hub.leave(client)
             with hub.lock:
                 hub.streams -= 1
+
+
+def _closed_by_peer(connection: socket.socket) -> bool:
+    """Whether the viewer closed its side (or the connection broke); never blocks. An
+    event stream's viewer sends nothing after its request, so any readable end is that."""
+    try:
+        ready, _, _ = select.select([connection], [], [], 0)
+        return bool(ready) and connection.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
 
 
 class LiveServer:
