@@ -112,6 +112,42 @@ def test_errors_name_the_key(tmp_path: Path, text: str, expected: str) -> None:
     assert expected in message, message
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "written"),
+    [
+        (cfg("concurrency = true\n"), "concurrency", "true"),
+        (cfg("rounds = true\n"), "rounds", "true"),
+        (cfg("seed = false\n"), "seed", "false"),
+        (cfg("games = true\n"), "games", "true"),
+        (cfg("start_timeout = true\n"), "start_timeout", "true"),
+        (cfg("points = [1, false]\n"), "points[1]", "false"),
+        (cfg(tables="[openings]\nplies = true\n"), "openings.plies", "true"),
+        (cfg(tables="[adjudication]\nmax_plies = false\n"), "adjudication.max_plies", "false"),
+        (cfg(tables="[cluster]\nbatch = true\n"), "cluster.batch", "true"),
+        (cfg(tables="[sprt]\nelo0 = false\nelo1 = 5\n"), "sprt.elo0", "false"),
+        (BASE.replace('"greedy"', '"greedy"\nnodes = true'), "entrants[1].nodes", "true"),
+    ],
+)
+def test_a_boolean_is_never_a_number(tmp_path: Path, text: str, key: str, written: str) -> None:
+    # pydantic's lax mode reads true as 1 and false as 0: the config is strict instead.
+    message = _error(tmp_path, text)
+    assert f"config.toml: {key}: expected a number, not {written}" in message, message
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [(cfg('concurrency = "2"\n'), "concurrency"), (cfg("rounds = 1.5\n"), "rounds")],
+)
+def test_a_number_is_written_as_a_whole_number(tmp_path: Path, text: str, key: str) -> None:
+    assert f"config.toml: {key}: input should be a valid integer" in _error(tmp_path, text)
+
+
+def test_whole_numbers_are_still_valid_where_decimals_are(tmp_path: Path) -> None:
+    text = cfg("start_timeout = 5\npoints = [1, 0]\n", "[sprt]\nelo0 = 0\nelo1 = 10\n")
+    plan = _load(tmp_path, text)
+    assert plan.config.start_timeout == 5.0 and plan.config.points == [1.0, 0.0]
+
+
 def test_node_limits_and_score_adjudication_reach_the_game_slots(tmp_path: Path) -> None:
     text = BASE.replace('command = "greedy"', 'command = "greedy"\nnodes = 800\ndepth = 9')
     text += "[adjudication]\nmax_plies = 300\nresign = { movecount = 3, share = 50 }\n"

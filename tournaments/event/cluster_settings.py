@@ -16,7 +16,7 @@ LOCAL = "local"
 class ClusterConfig(BaseModel):
     """A Dask cluster for the games; without ``address`` the games run locally."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)  # as the config's
 
     address: str | None = None
     """The scheduler, ``tcp://HOST:PORT`` (``--cluster`` overrides)."""

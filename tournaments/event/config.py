@@ -33,7 +33,10 @@ class ConfigError(ValueError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # strict: a number must be written as a number (``concurrency = true`` or ``seed =
+    # "3"`` is refused with the key named, never read as 1 or 3); an integer is still a
+    # valid float.
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 def _option_text(value: OptionValue) -> str:
@@ -255,6 +258,8 @@ def _message(error: Mapping[str, Any]) -> str:
         return "field required"
     if kind == "extra_forbidden":
         return "unknown key"
+    if kind in ("int_type", "float_type") and isinstance(error.get("input"), bool):
+        return f"expected a number, not {str(error['input']).lower()}"
     message = str(error.get("msg", "invalid value"))
     message = message.removeprefix("Value error, ")
     return message[:1].lower() + message[1:]
