@@ -76,6 +76,13 @@ def test_user_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_records_may_go_to_dev_null() -> None:
+    done = referee("play", "trike", "-e", "random", "-e", "random", "--games", "1",
+                   "--out", "/dev/null", "--tc", "inf")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "records appended to /dev/null" in done.stdout
+
+
 def test_an_unreadable_game_is_invalid_record_with_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "bad.tgn"
     path.write_text('[Game "trike"\n\ne3 *\n')

@@ -31,6 +31,7 @@ from referee.record.write import (
     append_record,
     build_record,
     format_record,
+    sync_file,
     timing_comment,
 )
 
@@ -54,5 +55,6 @@ __all__ = [
     "format_record",
     "parse_records",
     "read_records",
+    "sync_file",
     "timing_comment",
 ]

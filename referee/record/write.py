@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -104,12 +105,24 @@ def format_record(record: GameRecord) -> str:
     return head + "\n" + "\n".join(lines) + "\n\n"
 
 
+def sync_file(fd: int) -> None:
+    """``fsync`` ``fd`` when it is a regular file. A device or pipe (``/dev/null``, a
+    terminal, ``/dev/stdout`` into a pipe) has nothing to sync, and ``fsync`` refuses it.
+
+    :raises OSError: a regular file's sync fails (a full or broken disk).
+    """
+    if stat.S_ISREG(os.fstat(fd).st_mode):
+        os.fsync(fd)
+
+
 def append_record(path: str | os.PathLike[str], record: GameRecord, *, fsync: bool = True) -> None:
     """Append one game to the file at ``path`` (created if missing) in a single write.
 
     The file is opened in append mode; if it does not end with a blank line, line
     breaks are written first so the game starts on its own. With ``fsync`` the data
     reaches the disk before returning, so a crash later never loses or damages it.
+    Any writable file will do: to a device or a pipe (``/dev/null``) the game is
+    written as it is, without looking back at the file's end or syncing.
     Blocking: async callers run it in a worker thread.
 
     :raises OSError: the file cannot be opened or written.
@@ -118,7 +131,8 @@ def append_record(path: str | os.PathLike[str], record: GameRecord, *, fsync: bo
     flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
     fd = os.open(Path(path), flags, 0o644)
     try:
-        size = os.fstat(fd).st_size
+        info = os.fstat(fd)
+        size = info.st_size if stat.S_ISREG(info.st_mode) else 0
         if size:
             os.lseek(fd, max(0, size - 2), os.SEEK_SET)
             tail = os.read(fd, 2)
@@ -130,6 +144,6 @@ def append_record(path: str | os.PathLike[str], record: GameRecord, *, fsync: bo
         while view:
             view = view[os.write(fd, view) :]
         if fsync:
-            os.fsync(fd)
+            sync_file(fd)
     finally:
         os.close(fd)

@@ -6,6 +6,7 @@ import dataclasses
 import os
 import re
 import string
+import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -580,6 +581,19 @@ def test_append_separates_from_an_unterminated_file(tmp_path: Path, tail: str) -
     path.write_text(format_record(simple_record()).rstrip("\n") + tail if tail != "x" else "")
     append_record(path, simple_record(Result="0-1"))
     assert [r.result for r in read_records(path)][-1] == "0-1"
+
+
+def test_append_to_a_device_or_a_pipe(tmp_path: Path) -> None:
+    # Not regular files: nothing to look back at, nothing to sync (fsync refuses both).
+    append_record("/dev/null", simple_record())
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    append_record(fifo, simple_record(Result="0-1"))
+    reader.join(timeout=10)
+    assert got == [format_record(simple_record(Result="0-1")).encode()]
 
 
 def test_read_reports_bad_utf8(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from referee.core import Game
 from referee.errors import RulesError
 from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
-from referee.record import RecordSyntaxError
+from referee.record import RecordSyntaxError, sync_file
 from referee.registry import GAMES, make_game
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.cli.adjudicate import adjudicate_command
@@ -125,10 +125,11 @@ def _time_control(tc: str | None, movetime: int | None, margin_ms: int) -> TimeC
 
 
 def _check_appendable(path: Path) -> None:
-    """Fail before the first game if records cannot be appended (and synced) to ``path``."""
+    """Fail before the first game if records cannot be appended (and synced) to ``path``
+    (any writable file: a device such as ``/dev/null`` has nothing to sync)."""
     try:
         with open(path, "ab") as f:
-            os.fsync(f.fileno())
+            sync_file(f.fileno())
     except OSError as exc:
         raise UserError(f"cannot write records to {path}: {exc.strerror or exc}") from None
 
