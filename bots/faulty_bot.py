@@ -20,8 +20,17 @@ at the trigger ``go``
 ``fork``            forks a copy that keeps running (in its process group), then exits
 ``setsid-fork``     forks a copy that leaves the process group (``setsid``) and keeps
                     running with a child of its own, then exits with status 3
+``info-flood``      ``info`` lines as fast as it can: for ``--flood-ms`` ms, then its move
+                    (default: for ever)
+``info-trickle``    one ``info`` line every 20 ms, likewise
+``double-move``     its move, and a second ``move`` line in the same write
+``premove``         its move, then 100 ms later the same ``move`` line again, unasked
+``odd-blank``       its move followed by the character ``--char`` (default U+00A0, a
+                    no-break space) on the same line
 elsewhere
 ``no-handshake``    ignores ``rgp 1`` and sleeps forever
+``option-flood``    answers ``rgp 1`` with distinct ``option`` lines for ever
+``handshake-flood`` answers ``rgp 1`` with ``info`` lines for ever
 ``slow-handshake``  sleeps ``--slow`` ms before answering ``rgp 1`` (then plays normally)
 ``crash-before``    exits with status 3 on ``rgp 1``, before any game
 ``exit-on-newgame`` exits (status 0) on ``newgame``
@@ -43,12 +52,14 @@ are aliases of ``--mode illegal``, ``--mode crash`` ….
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from itertools import count
 from typing import NoReturn
 
 from bots.engine import EngineLoop
@@ -71,7 +82,14 @@ MODES = {
     "linger-child": "start a child holding the pipes, then exit with status 3",
     "fork": "fork a copy that keeps running, then exit with status 3",
     "setsid-fork": "fork a copy that calls setsid and keeps running, then exit with status 3",
+    "info-flood": "write info lines as fast as it can (--flood-ms, then its move)",
+    "info-trickle": "write an info line every 20 ms (--flood-ms, then its move)",
+    "double-move": "answer go with two move lines",
+    "premove": "write its move again 100 ms after answering",
+    "odd-blank": "end its move line with the character --char (default U+00A0)",
     "no-handshake": "ignore 'rgp 1' and sleep",
+    "option-flood": "answer 'rgp 1' with distinct option lines for ever",
+    "handshake-flood": "answer 'rgp 1' with info lines for ever",
     "slow-handshake": "sleep --slow ms before the handshake",
     "crash-before": "exit with status 3 on 'rgp 1'",
     "exit-on-newgame": "exit on 'newgame'",
@@ -83,6 +101,8 @@ MODES = {
 """Every misdeed, with its help text."""
 FLOOD_BYTES = 100 * 1024 * 1024
 CRASH_CODE = 3
+TRICKLE_SECONDS = 0.02
+"""The pause between two lines of ``info-trickle``."""
 
 
 def sleep_forever() -> NoReturn:
@@ -148,6 +168,25 @@ class FaultyLoop(EngineLoop):
         sys.stderr.buffer.write(b"\n")
         sys.stderr.buffer.flush()
 
+    def flood_info(self, pause: float, seconds: float | None) -> None:
+        """Write numbered ``info`` lines, ``pause`` s apart, for ``seconds`` (None: for ever)."""
+        end = math.inf if seconds is None else time.monotonic() + seconds
+        batch = 1 if pause else 1024  # as fast as it can: one write per 1024 lines
+        n = 0
+        while time.monotonic() < end:
+            lines = "".join(f"info string flood line {n + i}\n" for i in range(batch))
+            self.stdout.write(lines.encode())
+            self.stdout.flush()
+            n += batch
+            if pause:
+                time.sleep(pause)
+
+    def own_move(self, command: Go) -> str:
+        """The move the random bot would answer (the game is running)."""
+        tracker = self.tracker
+        assert tracker is not None
+        return self.random.choose(tracker.state, command, lambda _: None)
+
     def ply(self) -> int:
         tracker = self.tracker
         if tracker is None:
@@ -182,6 +221,11 @@ class FaultyLoop(EngineLoop):
             os._exit(CRASH_CODE)
         if mode == "slow-handshake":
             time.sleep(self.args.slow / 1000)
+        if mode == "option-flood":
+            for n in count():
+                self.write_line(f"option name flood{n} type spin default 0 min 0 max {n}")
+        if mode == "handshake-flood":
+            self.flood_info(0.0, None)
         super().on_hello(command)
 
     def on_newgame(self, command: NewGame) -> None:
@@ -242,6 +286,22 @@ class FaultyLoop(EngineLoop):
         elif mode == "huge-info":
             self.stdout.write(b"info " + b"i" * (1 << 20) + b"\n")
             super().on_go(command)
+        elif mode in ("info-flood", "info-trickle"):
+            seconds = args.flood_ms / 1000 if args.flood_ms else None
+            self.flood_info(TRICKLE_SECONDS if mode == "info-trickle" else 0.0, seconds)
+            super().on_go(command)
+        elif mode == "double-move":
+            move = self.own_move(command)
+            self.stdout.write(f"move {move}\nmove {move}\n".encode())
+            self.stdout.flush()
+        elif mode == "premove":
+            move = self.own_move(command)
+            self.reply(MoveReply(move))
+            time.sleep(0.1)
+            self.reply(MoveReply(move))
+        elif mode == "odd-blank":
+            self.stdout.write(f"move {self.own_move(command)}{chr(args.char)}\n".encode())
+            self.stdout.flush()
         elif mode == "unparsable":
             self.reply(MoveReply("zz99"))
         elif mode == "illegal":
@@ -298,6 +358,16 @@ def build_parser(prog: str = "python -m bots faulty") -> argparse.ArgumentParser
     parser.add_argument("--stderr-flood", action="store_true", help="write lots to stderr")
     parser.add_argument(
         "--stderr", default=None, metavar="TEXT", help="write TEXT to stderr before the misdeed"
+    )
+    parser.add_argument(
+        "--flood-ms", type=int, default=0, metavar="MS", help="info-flood: stop after MS ms"
+    )
+    parser.add_argument(
+        "--char",
+        type=lambda text: int(text, 0),
+        default=0xA0,
+        metavar="CODE",
+        help="odd-blank: the code point after the move (default 0xa0)",
     )
     return parser
 

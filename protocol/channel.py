@@ -19,6 +19,21 @@ a memory channel costs one more scheduler pass per line: measured 78 against
 29 microseconds per round trip with an instant C engine, so this path is direct.)
 The process's exit wakes a pending read (``EngineProcess.on_exit``), so a crash is
 seen even when a grandchild keeps stdout open and EOF never comes.
+
+The deadline holds against any output rate: a read takes at most ``CHUNK_BYTES``;
+once a chunk has been read at or after the deadline no further chunk is read for
+that request, and no ``info`` (nor blank line, nor stale ``pong``) is looked at
+past the deadline (one clock read per such line), so an engine that floods
+``info`` lines is stopped at its deadline, not when it pauses. An answer read
+before the deadline is still taken, whenever it is looked at. A timeout's message
+counts from the request (``since``), not from the last line. A run of reads that
+never waits yields to the scheduler every ``EAGER_READS`` chunks, so a flood does
+not starve the other games of the run.
+
+Lines the engine wrote while no request was outstanding (a ``move`` before ``go``, a
+second answer to one ``go``) are not carried to the next request:
+``_refuse_stale`` reads what is buffered just before a request is written and fails
+on anything but ``info`` and ``pong`` (``ProtocolViolation``, the line quoted).
 """
 
 from __future__ import annotations
@@ -40,7 +55,7 @@ from protocol.errors import (
 )
 from protocol.history import PositionText
 from protocol.lines import LineBuffer
-from protocol.messages import Command, Pong, Position, Quit, Reply
+from protocol.messages import Command, Info, Pong, Position, Quit, Reply
 from protocol.process import CHUNK_BYTES, DEFAULT_PIPE_BYTES, EngineProcess, describe_exit
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
@@ -53,6 +68,10 @@ WRITE_TIMEOUT = 10.0
 """How long ``send`` waits for room in a full input pipe unless given a deadline."""
 DRAIN_CHUNKS = 16
 """At the end, at most this many chunks of unread stdout are copied to the transcript."""
+STALE_CHUNKS = 4
+"""Before a request, at most this many chunks written since the last one are checked."""
+EAGER_READS = 2
+"""Chunks read in a row without waiting before the reader yields to the scheduler."""
 
 
 def shown_line(line: str, limit: int = 80) -> str:
@@ -82,6 +101,10 @@ class EngineChannel:
         """Tokens of the ``ping``s awaiting their ``pong`` (a stale ``pong`` is skipped)."""
         self._position_text = PositionText()
         """The last ``position`` line: the next one is built from it (linear games)."""
+        self._last_read = -math.inf
+        """Trio time of the last chunk read: once past a request's deadline, no more reads."""
+        self._eager = 0
+        """Chunks read in a row without waiting (see ``EAGER_READS``)."""
         self._now: Callable[[], float] = trio.current_time
         """``trio.current_time``; from ``open`` on, the run's clock read directly (the
         per-ply path reads it twice a move: a hop less through trio's dispatch each)."""
@@ -240,51 +263,109 @@ class EngineChannel:
 
     # --- reading -----------------------------------------------------------------------
 
-    async def receive(self, deadline: float) -> tuple[Reply, float]:
+    async def receive(self, deadline: float, since: float | None = None) -> tuple[Reply, float]:
         """The next reply and the trio time its line was read.
 
         Blank lines are skipped; a ``pong`` that answers no outstanding ``ping`` is
         ignored (it answers one that already timed out). Returns without yielding
-        when a line is already queued.
+        when a line is already queued. ``since`` is when the request was made (the
+        timeout's message counts from it; default: when this call began to wait).
 
-        :raises EngineTimeoutError: nothing arrived by ``deadline`` (absolute trio time).
+        :raises EngineTimeoutError: no reply by ``deadline`` (absolute trio time), or
+            the engine was still writing other lines when it passed.
         :raises EngineTerminatedError: the engine closed its stdout or exited.
         :raises ProtocolViolation: a line that is not a reply, or one over the length limit.
         """
         lines = self._lines
-        started: float | None = None  # read only if the reply has to be waited for
         while True:
             if not lines:
-                if started is None:
-                    started = self._now()
-                await self._read(deadline, started)
+                if since is None:
+                    since = self._now()
+                await self._read(deadline, since)
                 continue
             line, arrived = lines.popleft()
             if not line or line.isspace():
-                continue
-            try:
-                reply = parse_reply(line)
-            except ProtocolViolation as exc:
-                message = str(exc)
-                text = shown_line(line)
-                if text not in message:
-                    message = f"{message} in line {text}"
-                raise ProtocolViolation(f"engine {self.spec.name!r}: {message}") from None
-            if type(reply) is Pong and reply.token not in self._pings:
-                continue
-            return reply, arrived
+                reply = None
+            else:
+                reply = self._parse(line)
+                if type(reply) is Pong and reply.token not in self._pings:
+                    reply = None
+                elif type(reply) is not Info:
+                    return reply, arrived
+            # Chatter (info, blank lines, stale pongs): not looked at past the deadline,
+            # however much of it was read before (a chunk holds thousands of lines).
+            if self._now() > deadline:
+                raise self._timeout(deadline, arrived if since is None else since, "kept writing")
+            if reply is not None:
+                return reply, arrived
 
-    async def _read(self, deadline: float, started: float) -> None:
-        """Read one chunk of stdout into the line queue, waiting up to ``deadline``."""
+    def _parse(self, line: str) -> Reply:
+        """``parse_reply``, its error naming the engine and quoting the line."""
+        try:
+            return parse_reply(line)
+        except ProtocolViolation as exc:
+            message = str(exc)
+            text = shown_line(line)
+            if text not in message:
+                message = f"{message} in line {text}"
+            raise ProtocolViolation(f"engine {self.spec.name!r}: {message}") from None
+
+    def _refuse_stale(self, request: str) -> None:
+        """Before ``request`` is written: take every line written since the last answer.
+
+        Reads what the pipe holds without waiting (at most ``STALE_CHUNKS`` chunks;
+        one ``os.read`` when it is empty, as it is when the engine keeps the protocol)
+        and drops ``info`` and ``pong`` lines (legal at any time; they stay in the
+        transcript). Fatal failures (EOF, an exit) are left for the request's read.
+
+        :raises ProtocolViolation: any other line: a reply to no request (a ``move``
+            written before ``go``, a second answer to one ``go``), quoted.
+        """
+        fd = self._stdout_fd
+        if self._fatal is None and fd >= 0:
+            for _ in range(STALE_CHUNKS):
+                try:
+                    chunk = os.read(fd, CHUNK_BYTES)
+                except OSError:  # BlockingIOError: nothing written since; else the read reports
+                    break
+                if not chunk:
+                    break  # EOF stays EOF: the request's read reports it with the exit
+                self._queue(chunk, self._now())
+        lines = self._lines
+        while lines:
+            line, _ = lines.popleft()
+            if not line or line.isspace():
+                continue
+            reply = self._parse(line)
+            if type(reply) is not Info and type(reply) is not Pong:
+                what = self._unexpected(reply, "with no request outstanding")
+                raise ProtocolViolation(
+                    f"engine {self.spec.name!r}: {what} (written before {request})"
+                )
+
+    async def _read(self, deadline: float, since: float) -> None:
+        """Read one chunk of stdout into the line queue, waiting up to ``deadline``.
+
+        No chunk is read once one was read at or after ``deadline``: a flood of lines
+        meets the deadline like silence does.
+        """
         if self._fatal is not None:
             raise self._fatal
+        if self._last_read >= deadline:
+            raise self._timeout(deadline, since, "kept writing")
         fd = self._stdout_fd
         while True:
+            if self._eager >= EAGER_READS:
+                # A run of reads that never waits (a flood): let the other tasks run.
+                # (Before the read: a cancellation here loses no data.)
+                self._eager = 0
+                await trio.lowlevel.checkpoint()
             try:
                 chunk = os.read(fd, CHUNK_BYTES)
+                self._eager += 1
                 break
             except BlockingIOError:
-                pass
+                self._eager = 0
             except OSError:
                 raise self._fail(self._terminated("closed its output")) from None
             if self._exited.is_set():
@@ -301,13 +382,7 @@ class EngineChannel:
                 finally:
                     self._waiting = None
             if scope.cancelled_caught and not self._exited.is_set():
-                now = trio.current_time()
-                overrun = max(0.0, now - deadline)
-                raise EngineTimeoutError(
-                    f"engine {self.spec.name!r} sent no reply within {now - started:.3f} s"
-                    f" ({overrun * 1000:.0f} ms over the deadline)",
-                    overrun=overrun,
-                )
+                raise self._timeout(deadline, since, "sent nothing more")
         if not chunk:
             # EOF. The exit status makes a better message; it normally follows at once.
             # In the sandbox the status comes through the warden and bwrap: a bit later.
@@ -317,6 +392,11 @@ class EngineChannel:
             what = "closed its output" if self.returncode is None else self._exit_text()
             raise self._fail(EngineTerminatedError(f"engine {self.spec.name!r} {what}"))
         now = self._now()
+        self._last_read = now
+        self._queue(chunk, now)
+
+    def _queue(self, chunk: bytes, now: float) -> None:
+        """Frame ``chunk`` into the line queue, each line stamped ``now``."""
         try:
             lines = self._buffer.feed(chunk)
         except ProtocolViolation as exc:
@@ -327,6 +407,16 @@ class EngineChannel:
         for line in lines:
             received(now, line)
             queue.append((line, now))
+
+    def _timeout(self, deadline: float, since: float, what: str) -> EngineTimeoutError:
+        """The timeout of a request made at ``since``; ``what`` the engine did meanwhile."""
+        now = self._now()
+        overrun = max(0.0, now - deadline)
+        return EngineTimeoutError(
+            f"engine {self.spec.name!r} sent no reply within {now - since:.3f} s ({what};"
+            f" {overrun * 1000:.0f} ms over the deadline)",
+            overrun=overrun,
+        )
 
     def _fail(self, error: EngineError) -> EngineError:
         """Make ``error`` the session's fatal error (later reads raise it again)."""

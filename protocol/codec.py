@@ -6,8 +6,9 @@ Contract: ``parse_reply`` and ``parse_command`` either return a message or raise
 message and parsing the text back gives the same message.
 
 Grammar (full text in ``protocol/SPEC.md``): words are separated by runs of
-spaces or tabs; a *token* is one or more printable ASCII characters other than
-space (``!`` to ``~``); a *text* is the rest of the line, any characters.
+ASCII spaces or tabs, and by nothing else (``protocol.words.BLANKS``); a *token* is
+one or more printable ASCII characters other than space (``!`` to ``~``); a *text* is
+the rest of the line, any characters.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from protocol.messages import (
     SetOption,
 )
 from protocol.words import (
+    BLANKS,
     MAX_MS,
     as_text,
     as_token,
@@ -50,6 +52,7 @@ from protocol.words import (
     parse_int,
     signed_int,
     split_words,
+    text_after,
 )
 
 _OPTION_TYPES = frozenset({"spin", "check", "combo", "string"})
@@ -85,7 +88,7 @@ def format_reply(reply: Reply) -> str:
         case MoveReply(move):
             return f"move {as_token(move, 'move')}"
         case Info(text):
-            return f"info {as_text(text, 'info')}".rstrip()
+            return f"info {as_text(text, 'info')}".rstrip(BLANKS)
         case Pong(token):
             return f"pong {as_token(token, 'ping token')}"
         case Ok():
@@ -97,9 +100,9 @@ def format_reply(reply: Reply) -> str:
         case IdReply(key, value):
             if key not in _ID_KEYS:
                 raise ProtocolViolation(f"bad id key {key!r}: expected 'name' or 'author'")
-            return f"id {key} {as_text(value, 'id')}".rstrip()
+            return f"id {key} {as_text(value, 'id')}".rstrip(BLANKS)
         case ErrorReply(text):
-            return f"error {as_text(text, 'error')}".rstrip()
+            return f"error {as_text(text, 'error')}".rstrip(BLANKS)
         case Feature(names):
             if not names:
                 raise ProtocolViolation("a feature line names at least one feature")
@@ -150,8 +153,7 @@ def _parse_option(words: list[str]) -> OptionReply:
 
 def _rest(line: str) -> str:
     """The text after the first word, with surrounding blanks removed."""
-    parts = line.strip().split(None, 1)
-    return parts[1].strip() if len(parts) == 2 else ""
+    return text_after(line, 1)
 
 
 def parse_reply(line: str) -> Reply:
@@ -162,7 +164,11 @@ def parse_reply(line: str) -> Reply:
     # ``split_words`` inlined (one call less on the per-ply path).
     if "\n" in line or "\r" in line:
         raise ProtocolViolation("a line may not contain a line break")
-    words = line.split()
+    # ``words_of`` inlined: only space and tab separate words (``str.split()`` would
+    # also split at U+00A0, U+3000, U+001C ..., and drop them from a move).
+    words = (line.replace("\t", " ") if "\t" in line else line).split(" ")
+    if "" in words:
+        words = [word for word in words if word]
     if not words:
         raise ProtocolViolation("empty line")
     head = words[0]
@@ -190,7 +196,7 @@ def parse_reply(line: str) -> Reply:
     if head == "id":
         if len(words) < 2 or words[1] not in ("name", "author"):
             raise ProtocolViolation("malformed id: expected 'id name <text>' or 'id author <text>'")
-        return IdReply(words[1], _rest(_rest(line)))
+        return IdReply(words[1], text_after(line, 2))
     if head == "error":
         return ErrorReply(_rest(line))
     if head == "option":
@@ -280,7 +286,7 @@ def format_command(command: Command) -> str:
             return f"{PROTOCOL_NAME} {check_int(version, 'protocol version', minimum=1)}"
         case SetOption(name, value):
             line = f"setoption name {as_token(name, 'option name')} value {as_text(value, 'value')}"
-            return line.rstrip()
+            return line.rstrip(BLANKS)
         case Quit():
             return "quit"
 
@@ -363,15 +369,14 @@ def _parse_gameover(line: str, words: list[str]) -> GameOver:
     if len(words) > 5:
         if words[5] != "detail":
             raise ProtocolViolation("malformed gameover: expected 'detail <text>'")
-        parts = line.split(None, 6)
-        detail = parts[6].strip() if len(parts) == 7 else ""
+        detail = text_after(line, 6)
     return GameOver(as_token(words[2], "result"), as_token(words[4], "reason"), detail)
 
 
 def _parse_setoption(line: str, words: list[str]) -> SetOption:
     if len(words) < 4 or words[1] != "name" or words[3] != "value":
         raise ProtocolViolation("malformed setoption: expected 'setoption name <n> value <v>'")
-    value = line.split(None, 4)[4].strip() if len(words) > 4 else ""
+    value = text_after(line, 4)
     return SetOption(as_token(words[2], "option name"), value)
 
 
@@ -413,4 +418,4 @@ def parse_command(line: str) -> Command:
     if parser is None:
         shown = line if len(line) <= 80 else line[:77] + "..."
         raise ProtocolViolation(f"unknown command {shown!r}")
-    return parser(line.strip(), words)
+    return parser(line.strip(BLANKS), words)

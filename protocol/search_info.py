@@ -101,7 +101,7 @@ class SearchInfo:
 
 NO_SEARCH = SearchInfo()
 """Nothing reported (the default of every search field)."""
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(r"[^ \t]+")  # only space and tab separate words
 
 
 def _count(word: str) -> int | None:
@@ -167,14 +167,14 @@ def parse_info(text: str) -> SearchInfo:
     if not matches:
         return NO_SEARCH
     if matches[0].group() not in KEYS:
-        return SearchInfo(string=text.strip())
+        return SearchInfo(string=text.strip(" \t"))
     info: dict[str, object] = {}
     rejected: list[RejectedItem] = []
     i = 0
     while i < len(matches):
         key = matches[i].group()
         if key == "string":
-            info["string"] = text[matches[i].end() :].strip()
+            info["string"] = text[matches[i].end() :].strip(" \t")
             break
         j = i + 1
         while j < len(matches) and matches[j].group() not in KEYS:
@@ -232,13 +232,13 @@ def format_info(info: SearchInfo) -> str:
     if info.string is not None:
         if "\n" in info.string or "\r" in info.string:
             raise ProtocolViolation("info string contains a line break")
-        parts.append(f"string {info.string}".rstrip())
+        parts.append(f"string {info.string}".rstrip(" \t"))
     return " ".join(parts)
 
 
 def format_info_line(info: SearchInfo) -> str:
     """The whole wire line, ``info …`` (for engines); as ``format_info``."""
-    return f"info {format_info(info)}".rstrip()
+    return f"info {format_info(info)}".rstrip(" \t")
 
 
 def merge(earlier: SearchInfo, later: SearchInfo) -> SearchInfo:

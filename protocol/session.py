@@ -34,7 +34,7 @@ from typing import NamedTuple
 import trio
 
 from protocol.channel import EngineChannel, shown_line
-from protocol.codec import format_command
+from protocol.codec import format_command, format_reply
 from protocol.errors import (
     EXCHANGE_TAIL_LINES,
     STDERR_TAIL_LINES,
@@ -72,6 +72,7 @@ from protocol.process import EngineProcess, describe_exit
 from protocol.search_info import KEYS, NO_SEARCH, SearchInfo, merge, parse_info
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
+from protocol.words import BLANKS
 
 __all__ = ["EngineSession", "MoveAnswer", "describe_exit"]
 
@@ -81,6 +82,10 @@ STDERR_SETTLE = 0.25
 """After an exit, how long a failure waits for the rest of the engine's stderr."""
 NO_OUTPUT_HINT = "nothing was read from the engine: does it flush stdout after each line?"
 """Added to a handshake timeout when the engine wrote nothing on stdout."""
+MAX_OPTIONS = 256
+"""``option`` lines an engine may declare in its handshake (SPEC.md §3)."""
+MAX_HANDSHAKE_BYTES = 64 * 1024
+"""Total length of the ``option``, ``feature`` and ``id`` lines of one handshake, in bytes."""
 
 
 class MoveAnswer(NamedTuple):
@@ -239,15 +244,35 @@ class EngineSession(EngineChannel):
     # engine's failure, reported as EngineTimeoutError, unlike a caller's cancellation.
 
     async def _handshake(self, deadline: float) -> None:
+        """``rgp 1`` ... ``rgpok``, keeping what the engine declares, within its caps.
+
+        :raises EngineStartError: more than ``MAX_OPTIONS`` options or
+            ``MAX_HANDSHAKE_BYTES`` of declarations, a refusal or another reply.
+        :raises EngineTimeoutError: no ``rgpok`` by ``deadline``, whatever else it wrote.
+        """
         name = self.spec.name
-        await self._write(self._encode((Hello(),)), deadline, "handshake")
+        data, since = self._encode_stamped((Hello(),))
+        await self._write(data, deadline, "handshake")
         options: list[OptionReply] = []
         features: set[str] = set()
+        kept = 0  # bytes of the declarations kept (options, features, ids)
         while True:
-            reply, _ = await self.receive(deadline)
+            reply, _ = await self.receive(deadline, since)
+            if not isinstance(reply, (Info, HelloOk)):
+                kept += len(format_reply(reply))
+                if kept > MAX_HANDSHAKE_BYTES:
+                    raise EngineStartError(
+                        f"engine {name!r} declared over {MAX_HANDSHAKE_BYTES // 1024} KiB of"
+                        " options, features and ids in its handshake (the limit)"
+                    )
             if isinstance(reply, IdReply):
                 self.engine_id[reply.key] = reply.value
             elif isinstance(reply, OptionReply):
+                if len(options) == MAX_OPTIONS:
+                    raise EngineStartError(
+                        f"engine {name!r} declared over {MAX_OPTIONS} options in its"
+                        f" handshake (the limit), e.g. {shown_line(format_reply(reply))}"
+                    )
                 options.append(reply)
             elif isinstance(reply, Feature):
                 features.update(reply.names)
@@ -300,9 +325,10 @@ class EngineSession(EngineChannel):
         token = str(next(self._ping_counter))
         self._pings.add(token)
         try:
-            await self._write(self._encode((*commands, Ping(token))), deadline, "ping")
+            data, since = self._encode_stamped((*commands, Ping(token)))
+            await self._write(data, deadline, "ping")
             while True:
-                reply, arrived = await self.receive(deadline)
+                reply, arrived = await self.receive(deadline, since)
                 if isinstance(reply, Pong):
                     if reply.token == token:
                         return arrived
@@ -335,13 +361,14 @@ class EngineSession(EngineChannel):
             raise ValueError(f"cannot send to engine {self.spec.name!r}: {exc}") from None
         data = f"{lines[0]}\n{lines[1]}\n".encode()
         try:
+            self._refuse_stale("go")
             sent_at = self._now()
             self.transcript.sent_lines(sent_at, lines)
             await self._write(data, deadline, "position and go")
             infos: deque[str] | None = None
             search = NO_SEARCH
             while True:
-                reply, arrived = await self.receive(deadline)
+                reply, arrived = await self.receive(deadline, sent_at)
                 if isinstance(reply, MoveReply):
                     return MoveAnswer(reply.move, tuple(infos or ()), sent_at, arrived, search)
                 if isinstance(reply, Info):
@@ -368,8 +395,8 @@ class EngineSession(EngineChannel):
         A structured item that does not parse is not a violation: it stays in the
         transcript as sent, and a note says why it was not taken.
         """
-        words = text.split(None, 1)
-        if not words or words[0] not in KEYS:
+        head = text.lstrip(BLANKS).split(" ", 1)[0].split("\t", 1)[0]  # the first word
+        if head not in KEYS:
             return search  # free text, as in version 1 before structured items
         info = parse_info(text)
         for item in info.rejected:
@@ -391,6 +418,7 @@ class EngineSession(EngineChannel):
         token = str(next(self._ping_counter))
         self._pings.add(token)
         try:
+            self._refuse_stale("go")
             data, sent_at = self._encode_stamped((position, go, Ping(token)))
             await self._write(data, deadline, "position, go and ping")
             answer: MoveAnswer | None = None
@@ -398,7 +426,7 @@ class EngineSession(EngineChannel):
             infos: list[str] = []
             search = NO_SEARCH
             while True:
-                reply, arrived = await self.receive(deadline)
+                reply, arrived = await self.receive(deadline, sent_at)
                 if isinstance(reply, Pong):
                     if reply.token == token:
                         pong_first = answer is None
@@ -437,9 +465,10 @@ class EngineSession(EngineChannel):
         """
         deadline = trio.current_time() + timeout
         try:
-            await self._write(self._encode((cmd,)), deadline, "newgame")
+            data, since = self._encode_stamped((cmd,))
+            await self._write(data, deadline, "newgame")
             while True:
-                reply, _ = await self.receive(deadline)
+                reply, _ = await self.receive(deadline, since)
                 if isinstance(reply, Ok):
                     return
                 if isinstance(reply, ErrorReply):

@@ -8,6 +8,8 @@ to be formatted.
 
 from __future__ import annotations
 
+import re
+
 from protocol.errors import ProtocolViolation
 
 MAX_MS = 2**53
@@ -70,11 +72,36 @@ def ints(values: tuple[int, ...], what: str) -> str:
     return ",".join(map(str, values))
 
 
+BLANKS = " \t"
+"""The only characters that separate words: ASCII space and tab (SPEC.md §2). Any
+other character, whatever Unicode calls it (U+00A0, U+0085, U+3000, U+001C ...),
+belongs to the word it touches, and is not printable ASCII, so that word is no token."""
+
+_AFTER_WORDS = [re.compile(rf"[ \t]*(?:[^ \t]+(?:[ \t]+|$)){{{n}}}") for n in range(8)]
+
+
+def words_of(line: str) -> list[str]:
+    """The words of ``line``: its runs of characters other than space and tab (``BLANKS``)."""
+    if "\t" in line:
+        line = line.replace("\t", " ")
+    words = line.split(" ")
+    if "" in words:
+        words = [word for word in words if word]
+    return words
+
+
+def text_after(line: str, count: int) -> str:
+    """The text of ``line`` after its first ``count`` words (< 8), without surrounding
+    blanks; empty if it has no more words."""
+    match = _AFTER_WORDS[count].match(line)
+    return line[match.end() :].rstrip(BLANKS) if match else ""
+
+
 def split_words(line: str) -> list[str]:
-    """The words of one line; a line break inside it is a violation."""
+    """The words of one line (``words_of``); a line break inside it is a violation."""
     if "\n" in line or "\r" in line:
         raise ProtocolViolation("a line may not contain a line break")
-    return line.split()
+    return words_of(line)
 
 
 def expect_keys(words: list[str], keys: tuple[str, ...], what: str) -> list[str]:

@@ -1,0 +1,117 @@
+"""The channel's defences against hostile engines (real processes: ``bots/faulty_bot.py``).
+
+* Floods of ``info`` lines, at any rate, meet the move deadline as silence does: the
+  request ends as a timeout at most ``LATE`` after its deadline, and the message counts
+  from ``go``.
+* The handshake: a flood of ``info`` lines meets the start timeout; a flood of
+  ``option`` lines meets its caps (count, bytes) at once.
+* Stale lines: a ``move`` nobody asked for (before ``go``, or a second one) is a
+  violation at the next request, quoted; never an answer, never negative time.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import trio
+
+from protocol.errors import EngineStartError, EngineTimeoutError, ProtocolViolation
+from protocol.messages import Go, NewGame, Position
+from protocol.session import MAX_OPTIONS, EngineSession
+from protocol.spec import EngineSpec
+from tests.conftest import ROOT, bot_argv
+
+TRIKE = NewGame(game="trike", players=2, seat=1, seed=7, options=(("size", "9"),))
+LATE = 0.1
+"""How far past its deadline a flooded request may end (the issue's bound: 100 ms)."""
+MOVE_TIME = 0.3
+
+
+def faulty(*args: str) -> EngineSpec:
+    return EngineSpec(name="bad", argv=bot_argv("faulty", *args), cwd=str(ROOT))
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ("--mode", "info-flood"),  # endless, as fast as it can write
+        ("--mode", "info-flood", "--flood-ms", "3000"),  # fast, then a move (far too late)
+        ("--mode", "info-trickle"),  # a line every 20 ms, endless
+    ],
+    ids=["endless-flood", "fast-flood-then-move", "slow-trickle"],
+)
+async def test_an_info_flood_ends_at_the_deadline(flags: tuple[str, ...]) -> None:
+    with trio.fail_after(30):
+        async with EngineSession.open(faulty(*flags), start_timeout=10) as session:
+            await session.new_game(TRIKE, timeout=5)
+            sent = trio.current_time()
+            deadline = sent + MOVE_TIME
+            with pytest.raises(EngineTimeoutError) as caught:
+                try:
+                    await session.request_move(Position(()), Go(movetime=200), deadline=deadline)
+                finally:
+                    ended = trio.current_time()
+    late = ended - deadline
+    print(f"{flags}: ended {late * 1000:.1f} ms after the deadline")  # figures for the notes
+    assert 0 <= late < LATE, late
+    assert caught.value.overrun < LATE
+    # The message counts from the request, not from the last line read.
+    match = re.search(r"within (\d+\.\d+) s", str(caught.value))
+    assert match is not None, str(caught.value)
+    assert MOVE_TIME <= float(match.group(1)) < MOVE_TIME + LATE, str(caught.value)
+    assert "flood line" in "\n".join(session.transcript.lines())
+
+
+async def test_a_handshake_flood_of_info_meets_the_start_timeout() -> None:
+    started = trio.current_time()
+    with trio.fail_after(30), pytest.raises(EngineStartError, match="handshake within 1 s"):
+        async with EngineSession.open(faulty("--mode", "handshake-flood"), start_timeout=1):
+            pass
+    assert trio.current_time() - started < 1 + LATE + 0.5  # + the process's start and stop
+
+
+async def test_a_handshake_flood_of_options_meets_the_cap() -> None:
+    started = trio.current_time()
+    with trio.fail_after(30), pytest.raises(EngineStartError) as caught:
+        async with EngineSession.open(faulty("--mode", "option-flood"), start_timeout=20):
+            pass
+    assert f"over {MAX_OPTIONS} options" in str(caught.value)
+    assert "flood256" in str(caught.value)  # the first option over the cap, quoted
+    assert trio.current_time() - started < 10  # the cap, not the 20 s start timeout
+
+
+@pytest.mark.parametrize("mode", ["double-move", "premove"])
+async def test_a_move_nobody_asked_for_is_a_violation_at_the_next_request(mode: str) -> None:
+    with trio.fail_after(30):
+        async with EngineSession.open(faulty("--mode", mode), start_timeout=10) as session:
+            await session.new_game(TRIKE, timeout=5)
+            first = await session.request_move(
+                Position(()), Go(), deadline=trio.current_time() + 5
+            )
+            assert first.move is not None
+            assert first.elapsed >= 0
+            await trio.sleep(0.3)  # the premove comes 100 ms after the answer
+            with pytest.raises(ProtocolViolation) as caught:
+                await session.request_move(
+                    Position((first.move, "a1")), Go(), deadline=trio.current_time() + 5
+                )
+    message = str(caught.value)
+    assert f"'move {first.move}'" in message
+    assert "with no request outstanding" in message
+    assert "before go" in message
+
+
+async def test_info_and_pong_between_requests_stay_legal() -> None:
+    async with EngineSession.open(faulty(), start_timeout=10) as session:
+        await session.new_game(TRIKE, timeout=5)
+        first = await session.request_move(Position(()), Go(), deadline=trio.current_time() + 5)
+        assert first.move is not None
+        # What an engine may write at any time, queued before the next request.
+        session._queue(b"info string pondering\npong 99\n\n", trio.current_time())
+        second = await session.request_move(
+            Position((first.move,)), Go(), deadline=trio.current_time() + 5
+        )
+    assert second.move is not None
+    assert second.elapsed >= 0
+    assert second.infos == ()  # the stale info is not the second search's
