@@ -24,7 +24,7 @@ at the trigger ``go``
                     (default: for ever)
 ``info-trickle``    one ``info`` line every 20 ms, likewise
 ``double-move``     its move, and a second ``move`` line in the same write
-``premove``         its move, then 100 ms later the same ``move`` line again, unasked
+``premove``         its move, then (in a write of its own) the same ``move`` line again
 ``odd-blank``       its move followed by the character ``--char`` (default U+00A0, a
                     no-break space) on the same line
 elsewhere
@@ -85,7 +85,7 @@ MODES = {
     "info-flood": "write info lines as fast as it can (--flood-ms, then its move)",
     "info-trickle": "write an info line every 20 ms (--flood-ms, then its move)",
     "double-move": "answer go with two move lines",
-    "premove": "write its move again 100 ms after answering",
+    "premove": "write its move again, unasked, right after answering",
     "odd-blank": "end its move line with the character --char (default U+00A0)",
     "no-handshake": "ignore 'rgp 1' and sleep",
     "option-flood": "answer 'rgp 1' with distinct option lines for ever",
@@ -171,15 +171,16 @@ class FaultyLoop(EngineLoop):
     def flood_info(self, pause: float, seconds: float | None) -> None:
         """Write numbered ``info`` lines, ``pause`` s apart, for ``seconds`` (None: for ever)."""
         end = math.inf if seconds is None else time.monotonic() + seconds
-        batch = 1 if pause else 1024  # as fast as it can: one write per 1024 lines
+        block = b"info string flood line\n" * 4096  # as fast as it can: ~94 KB a write
         n = 0
         while time.monotonic() < end:
-            lines = "".join(f"info string flood line {n + i}\n" for i in range(batch))
-            self.stdout.write(lines.encode())
-            self.stdout.flush()
-            n += batch
             if pause:
+                self.write_line(f"info string flood line {n}")
+                n += 1
                 time.sleep(pause)
+            else:
+                self.stdout.write(block)
+                self.stdout.flush()
 
     def own_move(self, command: Go) -> str:
         """The move the random bot would answer (the game is running)."""
@@ -297,8 +298,7 @@ class FaultyLoop(EngineLoop):
         elif mode == "premove":
             move = self.own_move(command)
             self.reply(MoveReply(move))
-            time.sleep(0.1)
-            self.reply(MoveReply(move))
+            self.reply(MoveReply(move))  # a write of its own: a guess at its next turn
         elif mode == "odd-blank":
             self.stdout.write(f"move {self.own_move(command)}{chr(args.char)}\n".encode())
             self.stdout.flush()

@@ -91,7 +91,7 @@ async def test_a_move_nobody_asked_for_is_a_violation_at_the_next_request(mode: 
             )
             assert first.move is not None
             assert first.elapsed >= 0
-            await trio.sleep(0.3)  # the premove comes 100 ms after the answer
+            await trio.sleep(0.3)  # the premove is in the pipe before the next go
             with pytest.raises(ProtocolViolation) as caught:
                 await session.request_move(
                     Position((first.move, "a1")), Go(), deadline=trio.current_time() + 5

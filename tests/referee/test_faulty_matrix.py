@@ -42,7 +42,17 @@ EXPECTED: dict[str, tuple[Termination, str]] = {
     "fork": (T.CRASH, "3"),
     # Leaves the process group with setsid: killed as an orphan we reap (subreaper).
     "setsid-fork": (T.CRASH, "3"),
+    # Floods meet the deadline as silence does; the reason counts from go.
+    "info-flood": (T.TIMEOUT, "kept writing"),
+    "info-trickle": (T.TIMEOUT, "ms over"),
+    # A move nobody asked for is a violation at the next request, quoted.
+    "double-move": (T.PROTOCOL_ERROR, "with no request outstanding"),
+    "premove": (T.PROTOCOL_ERROR, "with no request outstanding"),
+    # 'move e3' + U+00A0 is not 'move e3'.
+    "odd-blank": (T.PROTOCOL_ERROR, "bad move"),
     "no-handshake": (T.VOID, "handshake"),
+    "option-flood": (T.VOID, "options"),
+    "handshake-flood": (T.VOID, "handshake"),
     "slow-handshake": (T.VOID, "handshake"),
     "crash-before": (T.VOID, "handshake"),
     "exit-on-newgame": (T.VOID, "failed to start"),
@@ -133,7 +143,7 @@ async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
         problems.append(f"reason {outcome.reason!r} lacks {words!r}")
     if termination is not T.RULES and outcome.culprit != 1:
         problems.append(f"culprit {outcome.culprit}")
-    if termination.is_forfeit and outcome.ranks[1] != players:
+    if termination.is_forfeit and outcome.ranks[1:2] != (players,):
         problems.append(f"ranks {outcome.ranks}")
     if second.outcome.termination not in (termination, T.RULES, T.MOVE_LIMIT):
         problems.append(f"second game {second.outcome.termination.value}")
