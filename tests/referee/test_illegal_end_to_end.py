@@ -109,6 +109,7 @@ def test_with_an_opening_plies_count_from_the_game_start(tmp_path: Path) -> None
     text, ply = found[2], int(found[3])
     assert ply == 3 + len(record.moves) + 1
     assert found[0] in ran.stdout
+    assert f"(illegal-move, {len(record.moves)} plies after a 3-ply opening)" in ran.stdout
 
     disputed = tmp_path / "disputed.tgn"
     disputed.write_text(format_record(_with_move(record, text)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 from referee.core import Outcome, Termination
@@ -25,6 +26,9 @@ def test_lines() -> None:
     assert clock(75) == "1:15" and clock(3725) == "1:02:05"
     line = game_line(_report(3), 10)
     assert line == "Game 3/10 (round 1): a vs b: 1-0 [2,1] (rules, 27 plies) pawn trapped"
+    record = RECORD.replace("\n\n", '\n[Opening "a1 swap"]\n\n', 1)
+    opened = dataclasses.replace(_report(4), record=record)
+    assert "(rules, 27 plies after a 2-ply opening) pawn trapped" in game_line(opened, 10)
     bar = progress_line(_progress(5))
     assert bar.startswith("[##########----------] 5/10 50% 0:10 ETA 0:10")
     assert bar.endswith("leader a 5/5")

@@ -25,15 +25,20 @@ def clock(seconds: float) -> str:
 
 
 def game_line(report: GameReport, total: int) -> str:
-    """``Game 12/48 (round 2): a vs b: 1-0 [2,1] (rules, 27 plies) reason``."""
+    """``Game 12/48 (round 2): a vs b: 1-0 [2,1] (rules, 27 plies) reason``; after an
+    opening ``(rules, 27 plies after a 2-ply opening)``, since a forfeit reason's ply counts
+    the opening's plies too (``at ply 30``)."""
     outcome = report.outcome
     result = _tag(report.record, "Result") or "*"
     score = _tag(report.record, "Score")
     score_text = f" [{score}]" if score else ""
     reason = f" {outcome.reason}" if outcome.reason else ""
+    opening = _tag(report.record, "Opening")
+    after = f" after a {len(opening.split())}-ply opening" if opening else ""
     line = (
         f"Game {report.number}/{total} (round {report.round}): {' vs '.join(report.seats)}: "
-        f"{result}{score_text} ({outcome.termination.value}, {report.plies} plies){reason}"
+        f"{result}{score_text} ({outcome.termination.value}, {report.plies} plies{after})"
+        f"{reason}"
     )
     if report.transcript and (outcome.termination.is_forfeit or report.void):
         line += f"\n  transcript of game {report.number}: {report.transcript}"
