@@ -1,4 +1,4 @@
-"""Trichess: the curved 96-cell board of rules file §1.2, White at the bottom.
+"""Trichess: the curved 96-cell board of docs/rules/trichess.md, White at the bottom.
 
 The board is a hexagon whose centre is the central obstacle. Straight seams from the
 centre to the edge midpoints part the three territories and halve each one (files a–d

@@ -1,6 +1,6 @@
 """Tricolor: the hexagon of side ``n`` cut into triangles, with the placed lozenges.
 
-Geometry of rules file §2.1: vertex ``V(i,j)`` at ``((√3/2)·j, i + j/2)`` (y up), so the
+Geometry of docs/rules/tricolor.md: vertex ``V(i,j)`` at ``((√3/2)·j, i + j/2)`` (y up), so the
 hexagon has vertical left and right sides. Every triangle is a cell; each placed piece
 is drawn as its lozenge in its colour (orange, green, yellow). Pieces belong to no
 seat, so the status lines give the scores and the colour to place next. Coordinates:

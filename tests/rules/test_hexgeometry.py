@@ -187,7 +187,7 @@ def test_step_zones_match_the_definition() -> None:
 
 
 def test_metrics_differ_sideways() -> None:
-    # Rules file T2: P (0,0), enemy (2,0); (1,-1) is Euclid-closer (3 < 4), not step-closer.
+    # The metrics differ: P (0,0), enemy (2,0); (1,-1) is Euclid-closer (3 < 4), not step-closer.
     assert dist2((1, -1), (2, 0)) == 3 < dist2((0, 0), (2, 0)) == 4
     assert hex_distance((1, -1), (2, 0)) == hex_distance((0, 0), (2, 0)) == 2
     board = hex_board(8)
@@ -210,7 +210,7 @@ def test_zones_shrink_along_a_ray(side: int) -> None:
 
 @pytest.mark.parametrize("side", [8, 11])
 def test_closer_neighbour_lemma(side: int) -> None:
-    """Rules file §6.5: every cell two or more steps from Y has a neighbour strictly
+    """Every cell two or more steps from Y has a neighbour strictly
     closer to Y, in Euclidean distance and in steps (so stalemate is impossible)."""
     board = hex_board(side)
     cells = set(board.slot_of)

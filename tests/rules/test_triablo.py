@@ -131,7 +131,7 @@ def test_board_names_and_neighbours() -> None:
             assert other < 0 or distance(point, other) == 1
 
 
-# --- the start (rules file §6 item 6 and §4.7) -------------------------------------------
+# --- the start (docs/rules/triablo.md) -------------------------------------------
 
 
 def test_two_player_start() -> None:
@@ -155,7 +155,7 @@ def test_three_player_start() -> None:
     state = Triablo().initial_state(3)
     board = state.board
     assert (at(state, "a1"), at(state, "d7"), at(state, "g4")) == ("WK", "RK", "BK")
-    # Only these six cannot avoid aiming at an enemy (rules file §4.7); every other
+    # Only these six cannot avoid aiming at an enemy (docs/rules/triablo.md); every other
     # piece, the kings included, aims at none.
     unavoidable = {"b3", "c2", "c5", "e6", "e3", "f5"}
     aiming = {

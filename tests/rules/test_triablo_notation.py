@@ -165,7 +165,7 @@ def test_free_setup_two_players() -> None:
     state = game.initial_state(2)
     assert state.in_setup and state.board == Triablo().initial_state(2).board
     white = texts(game, state)
-    # only b1, a2 and b2 may take either orientation (rules file §4.3)
+    # only b1, a2 and b2 may take either orientation (docs/rules/triablo.md)
     assert len(white) == 8 and WHITE_DEFAULT in white
     assert "a2/E,a3/W,b1/E,b2/E,b3/W,c1/W,c2/W,c3/W" in white
     for bad in ("a2/W,a3/E,b1/W,b2/W,b3/W,c1/W,c2/W,c3/W", "a2/W,a3/W", "c3-c4/W", "a1>a2/E"):

@@ -1,4 +1,4 @@
-"""Trichess board, notation, encoding, options and golden playthroughs (rules file §1.2-§1.4, §1.9).
+"""Trichess board, notation, encoding, options and golden playthroughs (docs/rules/trichess.md).
 
 Positions are drawn as ``Trichess.render`` draws them: the three territories side by
 side, each in its owner's frame with rank 4 on top; ``wK`` is White's king, ``.`` an
@@ -170,7 +170,7 @@ def test_only_three_players(players: int) -> None:
         Trichess().initial_state(players)
 
 
-# --- §1.9 test vectors ------------------------------------------------------------------
+# --- test vectors ------------------------------------------------------------------
 
 VECTORS = """
 Wa4 | Wa3 Wb3 Wb4 Bg4 Bh4 | Wb2 Wc3 Bg3 Bf4

@@ -1,4 +1,4 @@
-"""Trichess endings and scoring (rules file §1.7-§1.8): échec et fat, pat, single mate by
+"""Trichess endings and scoring (docs/rules/trichess.md): échec et fat, pat, single mate by
 either opponent, double mate, échec et pat (coalition), the draw cap; exact 3/2/1/0.
 
 Each position is set up with the seat to move about to deliver the ending (so the

@@ -1,6 +1,6 @@
 """An independent, deliberately naive Trichess referee, compared with ``referee.games.trichess``.
 
-Written from the rules file (§1.2-§1.8, Appendix A) with ``(p, r, f)`` coordinates and
+Written from docs/rules/trichess.md with ``(p, r, f)`` coordinates and
 dicts, sharing no code with the package: attacks are forward capture sets of every
 piece (not reverse rays), every legality rule is re-tested on a copied board after
 every move (no pins, no incremental tests), en-passant rights are tracked as the set
@@ -223,7 +223,7 @@ class Naive:
         return out
 
     def passes(self, nb: dict[Cell, Piece], cap: Cell | None, captured: Piece | None) -> bool:
-        """§1.6 tests 2 and 3 (shield, non-aggression)."""
+        """The legality tests 2 and 3 (shield, non-aggression)."""
         x = self.turn
         nxt, prv = (x + 1) % 3, (x + 2) % 3
         if self.attacked(nb, self.king(prv, nb), nxt):

@@ -120,7 +120,7 @@ def test_player_counts(players: int) -> None:
         Tricolor().initial_state(players)
 
 
-# --- geometry: the counts of §2.5 and §2.2 ----------------------------------------------
+# --- geometry: the counts of docs/rules/tricolor.md ----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -299,7 +299,7 @@ def test_play_does_not_mutate() -> None:
     assert game.encode(state) == text
 
 
-# --- the example games of §2.5 ----------------------------------------------------------
+# --- the example games of the original rules ------------------------------------------
 
 EARLY_END = [
     ("O(-2,1)", (0, 0), 1),

@@ -1,4 +1,4 @@
-"""Tricolor configurations (rules file §2.2, C2-C4): each kind completed alone and several at once.
+"""Tricolor configurations (docs/rules/tricolor.md): each kind completed alone and several at once.
 
 Every position is drawn as ``Tricolor.render`` draws it (board side 4): one character per
 triangle, ``>``/``<`` an empty right/left-pointing triangle, a piece's letter in upper case

@@ -1,7 +1,7 @@
 """An independent, deliberately naive Tricolor model, and the cross-checks that use it.
 
 It shares no code or formula with ``referee.games.tricolor``: the board is built from
-the vertex lattice and Cartesian geometry, not from the §2.1/§2.2 index formulas.
+the vertex lattice and Cartesian geometry, not from the index formulas of ``geometry``.
 
 - Vertices ``(i, j)`` with ``max(|i|, |j|, |i+j|) <= n``; their point is
   ``x = j·√3/2, y = i + j/2``, kept exact as ``(j, 2i + j)`` (units √3/2 and 1/2).

@@ -291,7 +291,7 @@ NO_CAPTURE = """
 
 
 def test_closer_rule_euclidean_and_steps() -> None:
-    """Rules file T2: from h8 (0,0) with the only enemy on j10 (2,0), h9 (1,-1) is
+    """The closer metrics differ: from h8 (0,0) with the only enemy on j10 (2,0), h9 (1,-1) is
     Euclid-closer (3 < 4) but not step-closer (2 = 2)."""
     euclid = Tricouleur()
     state = diagram(euclid, NO_CAPTURE)

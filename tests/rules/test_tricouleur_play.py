@@ -26,7 +26,7 @@ Cell = tuple[int, int]
 
 
 def naive_moves(state: TricouleurState, closer_captures: bool, metric: str) -> set[str]:
-    """The legal moves as text, from the rules file's definitions on axial coordinates
+    """The legal moves as text, from docs/rules/tricouleur.md (its definitions) on axial coordinates
     (sets of cells, no bit masks, no precomputed tables)."""
     radius = 7
     cells = {

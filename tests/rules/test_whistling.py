@@ -189,7 +189,7 @@ def test_start_symmetries() -> None:
 
 
 def test_start_has_no_capture_and_h16_d20_is_a_first_move() -> None:
-    """Rules file §6.3."""
+    """The designer's example: X's first move H16-D20."""
     game = WhistlingCaptures()
     start = game.initial_state(2)
     assert start.max_capture() == 0

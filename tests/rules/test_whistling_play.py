@@ -27,7 +27,7 @@ Cell = tuple[int, int]
 
 
 def naive_moves(state: WhistlingState, closer_captures: bool) -> set[str]:
-    """The legal moves as text, straight from rules file §3.5 on axial coordinates:
+    """The legal moves as text, straight from docs/rules/whistling-captures.md on axial coordinates:
     every chain prefix is enumerated, then the maximum is applied."""
     radius = 10
     cells = {

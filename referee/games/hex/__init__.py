@@ -1,4 +1,5 @@
-"""Hexhex geometry shared by Tricouleur and Whistling Captures (rules file §1).
+"""Hexhex geometry shared by Tricouleur and Whistling Captures (docs/rules/tricouleur.md,
+docs/rules/whistling-captures.md).
 
 - ``coords``: axial coordinates, directions, distances, the slot layout of bit masks.
 - ``board``: ``HexBoard`` (cells, adjacency, slides and their victims, the bit-parallel

@@ -1,4 +1,5 @@
-"""Axial hex coordinates, directions, distances and the slot layout (rules file §1).
+"""Axial hex coordinates, directions, distances and the slot layout (docs/rules/tricouleur.md,
+docs/rules/whistling-captures.md).
 
 Cells are pointy-top hexagons in axial coordinates ``(q, r)``: ``r`` is the screen
 row counted from the centre, increasing downward, and ``q`` increases to the right

@@ -3,7 +3,7 @@
 Self-contained on purpose (no other game's hex code is shared).
 
 A point is named by a letter ``a``–``g`` (``c``, with ``a`` = 1) and a number ``1``–``7``
-(``n``); the name is valid iff ``|c - n| <= 3`` (rules file §4.2). Axial coordinates are
+(``n``); the name is valid iff ``|c - n| <= 3`` (docs/rules/triablo.md). Axial coordinates are
 ``q = n - 4`` (to the right) and ``r = c - n`` (the screen row, downward)::
 
           a4  b5  c6  d7

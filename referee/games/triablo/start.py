@@ -1,10 +1,10 @@
 """Triablo start positions and the orientation setup phase (``setup=free``).
 
-Starts (rules file §4.3 and §4.7): each king in a corner, its eight singletons on
+Starts (docs/rules/triablo.md): each king in a corner, its eight singletons on
 every point within two steps of it, in the default orientations of Figure 3 (two
-players) or of the rotationally symmetric suggestion of §4.7 (three players).
+players) or of the rotationally symmetric suggestion of docs/rules/triablo.md (three players).
 
-Setup constraint (rules file T-A2 and §4.7): a singleton must take an orientation
+Setup constraint (docs/rules/triablo.md): a singleton must take an orientation
 none of whose tips has an enemy piece as the first piece along its line, if such an
 orientation exists; otherwise either orientation is allowed. Orientation never blocks
 a line, so each singleton's allowed orientations follow from the occupied points alone.

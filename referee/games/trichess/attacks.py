@@ -1,4 +1,4 @@
-"""Trichess pieces, attacks and the legality tests of rules file §1.6.
+"""Trichess pieces, attacks and the legality tests of docs/rules/trichess.md.
 
 A board is 96 bytes, one per cell index (see ``board``): 0 for an empty cell,
 else ``owner * 8 + type`` with the types below. A move is an ``int``
@@ -154,11 +154,12 @@ def check_move(
     pinned: frozenset[int] | None = None,
     king_safety: bool = True,
 ) -> bool:
-    """Whether ``move`` passes rules file §1.6 tests 1-3 (king safety, shield, non-aggression).
+    """Whether ``move`` passes the legality tests of docs/rules/trichess.md (king safety,
+    shield, non-aggression).
 
     ``move`` must be pseudo-legal (castling conditions already met). ``in_check`` says
     whether the mover's king is attacked now. With ``king_safety=False`` test 1 is
-    skipped (the set M of §1.7 that tells single mates from coalitions). ``pinned`` is
+    skipped (the set M of ``TrichessState`` that tells single mates from coalitions). ``pinned`` is
     ``pinned_cells`` of the position when the caller tests many moves of it.
 
     Before the move the previous seat's king is not attacked by the next seat (the

@@ -1,4 +1,4 @@
-"""Trichess geometry: the 96-cell board of rules file §1.2, precomputed as tables.
+"""Trichess geometry: the 96-cell board of docs/rules/trichess.md, precomputed as tables.
 
 A cell is ``(p, r, f)``: the territory's owner ``p`` (0 White, 1 Red, 2 Black),
 the rank index ``r`` from that owner's back rank (0..3, labels 1..4) and the

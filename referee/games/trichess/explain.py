@@ -3,9 +3,9 @@
 The checks of ``TrichessState.is_legal`` in the order a player thinks of them: the
 deferred exchange that must come first, whose piece, the destination, how the piece
 moves (pawn steps, double steps, captures and en passant, the liberation choice,
-castling's conditions, the lines of the sliders and their blockers), then rules file §1.6
-on the board after the move: the mover's king not in check (naming a piece that gives
-it), the shield, and non-aggression. Pure; only for the illegal path.
+castling's conditions, the lines of the sliders and their blockers), then the legality
+tests of docs/rules/trichess.md on the board after the move: the mover's king not in check
+(naming a piece that gives it), the shield, and non-aggression. Pure; only for the illegal path.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def _liberation(ctx: Moves, lib: int, to: int) -> str | None:
 
 
 def _castling(state: TrichessState, to: int) -> str | None:
-    """Castling's conditions (rules file §1.3) for the king's move from e1 to ``to``."""
+    """Castling's conditions (docs/rules/trichess.md) for the king's move from e1 to ``to``."""
     board, x, geo = state.board, state.turn, state.cfg.geo
     for bit, king_to, rook_from, _, empty, safe in CASTLES[x]:
         if king_to != to:
@@ -188,7 +188,8 @@ def _castling(state: TrichessState, to: int) -> str | None:
 
 
 def _safety(state: TrichessState, move: int) -> str | None:
-    """Rules file §1.6 on the board after a pseudo-legal ``move`` (``attacks.check_move``)."""
+    """The legality tests of docs/rules/trichess.md on the board after a pseudo-legal
+    ``move`` (``attacks.check_move``)."""
     board, x, geo, kings, mat = state.board, state.turn, state.cfg.geo, state.kings, state.mat
     frm, to = move >> 10, (move >> 3) & 127
     nxt, prv = (x + 1) % 3, (x + 2) % 3

@@ -1,7 +1,7 @@
-"""Trichess pseudo-legal moves (rules file §1.3 and §1.5) and the direct test of one move.
+"""Trichess pseudo-legal moves (docs/rules/trichess.md) and the direct test of one move.
 
 "Pseudo-legal" means by the pieces' movement, castling and en passant conditions
-and the liberation choice, before the tests of §1.6 (``attacks.check_move``).
+and the liberation choice, before the legality tests (``attacks.check_move``).
 No move ever ends on a king or on an own piece.
 
 ``Moves`` bundles what a player's moves depend on besides the board: castling
@@ -117,7 +117,7 @@ def piece_moves(board: bytes, ctx: Moves, frm: int, out: list[int]) -> None:
 
 
 def castling_moves(board: bytes | bytearray, ctx: Moves) -> Iterator[int]:
-    """King-side then queen-side castling, where the rights and §1.3's conditions allow."""
+    """King-side then queen-side castling, where the rights and castling's conditions allow."""
     me, geo = ctx.mover, ctx.geo
     if board[E1[me]] != me * 8 + KING:
         return

@@ -1,4 +1,4 @@
-"""The Trichess position: ``TrichessState``, its end of game (§1.7) and scoring (§1.8).
+"""The Trichess position: ``TrichessState``, its end of game and scoring.
 
 ``Config`` holds the rule options that change play; ``TrichessState`` the content
 (board, seat to move, castling rights, en-passant cells, pools, waiting pawns,
@@ -226,9 +226,9 @@ class TrichessState(State[int]):
         return _scored((scores[0], scores[1], scores[2]), reason)
 
     def mates_alone(self, y: int) -> bool:
-        """Rules file §1.7: ``y`` attacks the mover's king now and after every move of the set M
-        (pseudo-legal moves passing the shield and non-aggression tests), ignoring the third
-        player's attacks."""
+        """``y`` attacks the mover's king now and after every move of the set M (pseudo-legal
+        moves passing the shield and non-aggression tests), ignoring the third player's
+        attacks (docs/rules/trichess.md)."""
         b, x, geo = self.board, self.turn, self.cfg.geo
         if not attacked(b, self.kings[x], 1 << y, geo):
             return False
@@ -283,7 +283,8 @@ class TrichessState(State[int]):
         )
 
     def is_legal(self, move: int) -> bool:
-        """Tests the one move (pseudo-legality, then §1.6) instead of listing every move."""
+        """Tests the one move (pseudo-legality, then the legality tests) instead of listing
+        every move."""
         if type(move) is not int or move < 0:
             return False
         st = self.status()
@@ -391,7 +392,7 @@ def _fat(p: int) -> Outcome:
 
 
 def start_board() -> bytes:
-    """The position of §1.4: each seat's pieces on its own ranks 1 and 2."""
+    """The start position: each seat's pieces on its own ranks 1 and 2."""
     b = bytearray(96)
     for p in range(3):
         for f in range(8):

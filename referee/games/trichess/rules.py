@@ -19,11 +19,11 @@ Rules as in docs/rules/trichess.md, with its options, in this order (default fir
 - ``draw-cap=none|N``: after ``N`` plies without a capture, pawn move or exchange the
   game ends, scored as pat (house rule T3).
 
-Legality (§1.6): the mover's king attacked by neither opponent; the shield (the
+Legality: the mover's king attacked by neither opponent; the shield (the
 previous seat's king not attacked by the next seat); non-aggression (on-board
 material before the move; a capture on the victim's own territory by a seat at
 least 3 points richer must leave the victim in check by the mover); never onto a
-king. Endings (§1.7-1.8), tested after every move: échec et fat 3/0/0, then the
+king. Endings, tested after every move: échec et fat 3/0/0, then the
 next seat without a legal move: pat 1/1/1, single mate 3 (mater) / 1 / 0 (mated),
 double mate 2/2/0, échec et pat (coalition) 2 for the victim and the seat after
 it, 1 for the seat before; then the draw cap, scored as pat. ``Outcome.scores`` are

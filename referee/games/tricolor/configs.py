@@ -1,4 +1,4 @@
-"""Tricolor configurations: crowns, stars, hexagons and empty triangles (rules file §2.2).
+"""Tricolor configurations: crowns, stars, hexagons and empty triangles (docs/rules/tricolor.md).
 
 For a vertex ``V = V(i,j)`` its six acute sectors, anticlockwise from 0°, are held by
 

@@ -47,12 +47,12 @@ def vertex_interior(n: int, i: int, j: int) -> bool:
 
 
 def r_valid(n: int, i: int, j: int) -> bool:
-    """Whether triangle ``R(i,j)`` is on the board (§2.1 inequalities)."""
+    """Whether triangle ``R(i,j)`` is on the board (the inequalities above)."""
     return -n <= i <= n - 1 and -n <= j <= n - 1 and -n <= i + j <= n - 1
 
 
 def l_valid(n: int, i: int, j: int) -> bool:
-    """Whether triangle ``L(i,j)`` is on the board (§2.1 inequalities)."""
+    """Whether triangle ``L(i,j)`` is on the board (the inequalities above)."""
     return -n <= i <= n - 1 and -n <= j <= n - 1 and -n - 1 <= i + j <= n - 2
 
 

@@ -14,7 +14,7 @@ Rules as in docs/rules/tricolor.md, with its options (``n``, ``rim-crowns``):
 - End: right after a placement, if no position of the next colour is free the game ends
   (other colours may still be free) and the seat that made that placement gains +1.
 - Seats: 2 by default; 3 and 4 play the same rules in rotation (seat 1, 2, …), the extra
-  move staying with the mover (rules file C6).
+  move staying with the mover (docs/rules/tricolor.md).
 - Result: ranks by points, equal points share the rank (a 2-seat tie is a draw).
   ``Outcome.scores`` holds the points, the last placer's +1 included.
 - A game the referee stops early (``score_unfinished``) is ranked by the points so far,

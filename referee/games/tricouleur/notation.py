@@ -1,6 +1,6 @@
 """Tricouleur cell names, position text and diagrams (pure text, no rules).
 
-**Cells** use the source's notation (rules file §2.2): a letter ``a``–``o`` (``c``,
+**Cells** use the source's notation (docs/rules/tricouleur.md): a letter ``a``–``o`` (``c``,
 ``a`` = 1) then a number ``1``–``15`` (``n``, no leading zero), on the board iff
 ``|c - n| <= 7``. Axial ``q = n - 8``, ``r = c - n``; ``h8`` is the centre, the top
 row is ``a8``..``h15``, the middle row ``a1``..``o15``, the bottom row ``h1``..``o8``.
@@ -58,7 +58,7 @@ decode = TOKEN.decode
 
 
 def render(stones: tuple[int, ...]) -> str:
-    """The board as in the rules file: each row between its first and last cell name.
+    """The board as in docs/rules/tricouleur.md: each row between its first and last cell name.
 
     ``R W B`` are seat 1's (First's) red, white and blue stones, ``r w b`` seat 2's.
     """

@@ -2,7 +2,7 @@
 with its options.
 
 - Hexhex side 8 (169 cells); each seat has six red, six white and six blue stones
-  (the exact start of §2.3). Seat 1 is First (the marked stones) and moves first.
+  (the designer's start). Seat 1 is First (the marked stones) and moves first.
 - A turn is one action, and a capture is compulsory when one is legal (free choice
   among captures, no chains, no maximum rule):
   - **replacement**: a stone steps onto an adjacent enemy stone of any colour,
@@ -18,7 +18,7 @@ with its options.
   fails it is not legal at all, since its victims cannot be declined.
 - A seat left without stones loses. After ``no-capture-draw`` plies in a row without
   a capture (0 = never) the game is drawn. A seat with stones always has a legal
-  action (rules file §2.6, checked by the tests), so no other ending exists.
+  action (docs/rules/tricouleur.md, checked by the tests), so no other ending exists.
 
 A move is a tuple of slots (see ``referee.games.hex``): ``(from, to)`` for a slide, whose
 victims follow from the position, and ``(from, to, REPLACE)`` for a replacement.
@@ -55,7 +55,7 @@ START_ROWS = (
     "..rrr.....RRR../..........WW../..........B../..RBW..b..../..BW..rb.../..W..wrb../"
     "........./........"
 )
-"""The 36-stone start of rules file §2.3 in the ``rows`` syntax of ``notation``."""
+"""The 36-stone start of docs/rules/tricouleur.md in the ``rows`` syntax of ``notation``."""
 
 _MOVE = re.compile(r"([a-o](?:[1-9]|1[0-5]))([-x])([a-o](?:[1-9]|1[0-5]))")
 

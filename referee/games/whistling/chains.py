@@ -1,7 +1,7 @@
 """The capture search of Whistling Captures: maximum capture count, maximal chains, checks.
 
-A whistling chain (rules file §3.5 C) moves one stone ``P0`` through legs ``P0 -> P1
--> … -> Pm``; each leg is a straight slide through cells empty at that moment (``P0``
+A whistling chain (docs/rules/whistling-captures.md) moves one stone ``P0`` through legs
+``P0 -> P1 -> … -> Pm``; each leg is a straight slide through cells empty at that moment (``P0``
 itself is empty once the stone has left) that takes at least one enemy stone (see
 ``referee.games.hex``), and its victims leave the board when the leg ends. Each leg changes
 direction (a reversal is a change). With the closer rule on captures, ``Pm`` must be

@@ -1,7 +1,7 @@
 """Whistling Captures cell names, move text, position text and diagrams (no rules).
 
-**Cells** use the source's doubled-width notation (rules file §3.2): a column letter
-``a``–``z`` then ``A``–``O`` (``L`` = 0..40; case matters) followed by the row
+**Cells** use the source's doubled-width notation (docs/rules/whistling-captures.md): a column
+letter ``a``–``z`` then ``A``–``O`` (``L`` = 0..40; case matters) followed by the row
 ``1``–``21`` (top to bottom, no leading zero). A cell exists iff ``L + row`` is odd
 and ``|row - 11| <= L <= 40 - |row - 11|``; the centre is ``u11``. Axial
 ``r = row - 11``, ``q = (L - row - 9) / 2``. A column is a vertical line through

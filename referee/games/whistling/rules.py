@@ -1,7 +1,7 @@
 """Whistling Captures (Bill Taylor, 2000): the rules of
 docs/rules/whistling-captures.md with its options.
 
-- Hexhex side 11 (331 cells); each seat has 21 stones in three rosettes (§3.3).
+- Hexhex side 11 (331 cells); each seat has 21 stones in three rosettes.
   Seat 1 is X and moves first.
 - A turn is one of:
   - **plain move**: a slide through empty cells that takes nothing and ends strictly
@@ -16,13 +16,13 @@ docs/rules/whistling-captures.md with its options.
   such moves; only with ``M = 0`` are plain moves legal.
 - A seat left without stones loses. After ``no-capture-draw`` plies in a row without a
   capture (0 = never) the game is drawn. A seat with stones always has a legal move
-  (rules file §3.6, checked by the tests), so no other ending exists.
+  (docs/rules/whistling-captures.md, checked by the tests), so no other ending exists.
 
 A move is a tuple of slots (see ``referee.games.hex``): the path ``(P0, …, Pm)`` of a slide
 or chain, or ``(FROM, TO, CRUSH)``; text in ``notation``. ``legal_moves`` lists, when
 ``M = 0``, the plain moves by stone in reading order, directions E, W, NE, NW, SE, SW,
-nearest first; when ``M = 1`` the crushes (stone order, then direction) and then the
-chains; otherwise the chains, in the order of ``CaptureSearch.chains``.
+nearest first; when ``M = 1`` the crushes (stone order, then the crushed stones in reading
+order) and then the chains; otherwise the chains, in the order of ``CaptureSearch.chains``.
 
 ``score_unfinished`` ranks the seats by stones left (more is better) and reports those
 counts as the scores of a stopped game; a game ended by the rules has no in-game points.
@@ -44,7 +44,7 @@ from referee.games.whistling.notation import BOARD, CELLS, CRUSH, Move
 
 START_X = "s1 u1 r2 t2 v2 s3 u3 H14 J14 G15 I15 K15 H16 J16 g15 i15 f16 h16 j16 g17 i17"
 START_O = "G5 I5 F6 H6 J6 G7 I7 f6 h6 e7 g7 i7 f8 h8 u19 w19 t20 v20 x20 u21 w21"
-"""The start of rules file §3.3: three rosettes per seat."""
+"""The start of docs/rules/whistling-captures.md: three rosettes per seat."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
