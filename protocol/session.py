@@ -65,6 +65,7 @@ from protocol.messages import (
     Ping,
     Pong,
     Position,
+    Reply,
     Resign,
     SetOption,
 )
@@ -496,6 +497,33 @@ class EngineSession(EngineChannel):
         except EngineError as exc:
             raise await self._diagnosed(exc) from None
         return arrived - started
+
+    async def probe(self, line: str, *, timeout: float) -> list[Reply]:  # noqa: ASYNC109
+        """Send ``line`` as it is (a command outside the protocol: the compliance check's
+        unknown command) and a ``ping`` in one write; return the replies before the
+        ``pong`` (SPEC §5: an engine answers an unknown command with ``error``).
+
+        :raises EngineTimeoutError: no ``pong`` in time.
+        :raises EngineTerminatedError: the engine exited or closed a pipe.
+        :raises ProtocolViolation: a line that is not a reply.
+        """
+        token = str(next(self._ping_counter))
+        self._pings.add(token)
+        deadline = trio.current_time() + timeout
+        try:
+            ping = format_command(Ping(token))
+            self.transcript.sent_lines(self._now(), [line, ping])
+            await self._write(f"{line}\n{ping}\n".encode(), deadline, "probe")
+            replies: list[Reply] = []
+            while True:
+                reply, _ = await self.receive(deadline)
+                if isinstance(reply, Pong) and reply.token == token:
+                    return replies
+                replies.append(reply)
+        except EngineError as exc:
+            raise await self._diagnosed(exc) from None
+        finally:
+            self._pings.discard(token)
 
     async def set_options(
         self,

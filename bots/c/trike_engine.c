@@ -13,8 +13,9 @@
  * The engine never plays the pie swap but understands it from the opponent.
  *
  * Commands: rgp, ping, newgame, position (start or state, with moves), go,
- * setoption and gameover (ignored), quit. Unknown commands are ignored (with a
- * note on stderr). EOF or quit ends the program with status 0.
+ * setoption and gameover (ignored), quit. Unknown commands are answered with
+ * "error unknown command ..." and otherwise ignored (SPEC section 5). EOF or quit
+ * ends the program with status 0.
  */
 
 #include <stdio.h>
@@ -494,7 +495,9 @@ int main(void) {
         } else if (strcmp(w[0], "quit") == 0) {
             return 0;
         } else if (strcmp(w[0], "setoption") != 0 && strcmp(w[0], "gameover") != 0) {
-            fprintf(stderr, "trike-c: ignoring unknown command %.60s\n", w[0]);
+            /* SPEC section 5: an unknown command is answered with error, and ignored. */
+            printf("error unknown command %.60s\n", w[0]);
+            fflush(stdout);
         }
     }
     return 0;

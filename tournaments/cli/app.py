@@ -269,19 +269,40 @@ def check_engine_command(
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per step.")] = 10.0,
     sandbox: SandboxOption = None,
+    check_games: Annotated[
+        int, typer.Option("--games", min=0, help="Games against random at the end.")
+    ] = 4,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Only the nine basic steps (no coverage steps).")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of every random choice.")] = 1,
 ) -> None:
     """Numbered protocol compliance steps; exit 0 only when every step passes.
 
-    CMD is a built-in engine name, one command string, or the program and its
-    arguments after `--`. With --sandbox bwrap every step runs in the sandbox.
+    Nine basic steps, then (unless --quick) what real games send: every seat and player
+    count, position state starts, every rule option, the pie swap and special moves in the
+    history, an unknown command, the engine's options, two games in one process, and
+    --games games against random. CMD is a built-in engine name, one command string, or
+    the program and its arguments after `--`. With --sandbox bwrap every step runs in the
+    sandbox.
     """
     game = _game(game_name, option)
     count = players if players is not None else game.player_counts[0]
     game.check_players(count)
+    counts = (count,) if players is not None else tuple(game.player_counts)
     [spec] = confine([_command_spec(command)], sandbox_mode(sandbox))
     require_sandbox([spec])
     results = run_until_signalled(
-        lambda: check_engine(game, spec, players=count, step_timeout=timeout)
+        lambda: check_engine(
+            game,
+            spec,
+            players=count,
+            step_timeout=timeout,
+            seed=seed,
+            coverage=not quick,
+            counts=counts,
+            games=check_games,
+        )
     )
     marks = {True: "ok  ", False: "FAIL", None: "skip"}
     for step in results:

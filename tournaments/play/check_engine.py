@@ -10,6 +10,14 @@ engine declared, ``feature nodes``/``depth``; and what its ``info`` lines carrie
 steps 4 to 6: structured items seen, malformed ones as a warning, never a failure, as
 in a game), 7 ping during a search, 8 gameover (then still responsive), 9 quit (the
 process exits by itself).
+
+With ``coverage=True`` (the command line's default) the steps of
+``tournaments.play.coverage.steps`` follow, numbered on from 10, each in a fresh
+process: what real games send (every seat and player count, ``position state``
+starts, every rule option, the pie ``swap`` and special moves in the history, an
+unknown command, the engine's own options, two games in one process), then real games
+against ``random``. An engine that passes them all does not forfeit a game of this game
+for a protocol or notation reason.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from referee.core import Game, State
 from referee.errors import RulesError
+from tournaments.play.coverage.steps import Coverage, coverage_steps
 
 STEPS = (
     "handshake",
@@ -118,8 +127,35 @@ async def check_engine(
     players: int,
     step_timeout: float = 10.0,
     seed: int = 1,
+    coverage: bool = False,
+    counts: tuple[int, ...] = (),
+    games: int = 4,
 ) -> list[StepResult]:
-    """Run every step against a fresh process of ``spec``; never raises for the engine's faults."""
+    """Run every step against a fresh process of ``spec``; never raises for the engine's faults.
+
+    With ``coverage``, the coverage steps follow (player counts ``counts``, default
+    ``players`` only; ``games`` games against ``random``), unless the engine failed the
+    handshake.
+    """
+    results = await _basic_steps(game, spec, players=players, step_timeout=step_timeout, seed=seed)
+    if coverage and results[0].passed:
+        found = await coverage_steps(
+            Coverage(game.name, spec, counts or (players,), step_timeout, seed, games)
+        )
+        for name, passed, detail in found:
+            results.append(StepResult(len(results) + 1, name, passed, detail))
+    return results
+
+
+async def _basic_steps(
+    game: Game[Any, Any],
+    spec: EngineSpec,
+    *,
+    players: int,
+    step_timeout: float,
+    seed: int,
+) -> list[StepResult]:
+    """Steps 1 to 9 in one process."""
     results: list[StepResult] = []
 
     def record(passed: bool | None, detail: str) -> None:
