@@ -38,7 +38,18 @@ elsewhere
 ``bad-pong``        answers ``ping <t>`` with ``pong <t>x`` (the wrong token)
 ``after-gameover``  answers ``gameover`` with a ``move`` line (a reply to nothing)
 ``ignore-quit``     ignores ``quit``, SIGTERM and end of input, and sleeps forever
+``ignore-state``    reads ``position state S moves …`` as ``position start moves …``
+``ignore-options``  plays every game with the default rule options, whatever ``newgame``
+                    says
+``no-swap``         does not know the pie ``swap``: answers ``go`` after a history
+                    holding it with ``error``
+``die-on-unknown``  exits with status 3 on a command it does not know
+``second-newgame``  answers a second ``newgame`` with ``ok`` but keeps the first game's
+                    state, so every later ``go`` is answered ``error no game``
 ==================  ====================================================================
+
+The last five are the faults ``check-engine``'s coverage steps must name (each passes
+the nine basic steps).
 
 Combinable flags: ``--stderr TEXT`` (write the line TEXT to stderr just before the
 misdeed, as a program that reports its fatal error would), ``--slow MS`` (sleep before
@@ -58,13 +69,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import count
-from typing import NoReturn
+from typing import BinaryIO, NoReturn, cast
 
 from bots.engine import EngineLoop
 from bots.random_bot import AnyGame, AnyState, RandomBrain
-from protocol.messages import GameOver, Go, Hello, MoveReply, NewGame, Ping, Pong, Resign
+from protocol.messages import GameOver, Go, Hello, MoveReply, NewGame, Ok, Ping, Pong, Resign
 from referee.errors import RulesError
 
 MODES = {
@@ -97,6 +108,11 @@ MODES = {
     "bad-pong": "answer pings with a wrong token",
     "after-gameover": "answer 'gameover' with a move line",
     "ignore-quit": "ignore quit, SIGTERM and end of input",
+    "ignore-state": "read 'position state S moves ...' as 'position start moves ...'",
+    "ignore-options": "play with the default rule options whatever newgame says",
+    "no-swap": "answer go with error after a history holding the pie swap",
+    "die-on-unknown": "exit with status 3 on an unknown command",
+    "second-newgame": "answer a second newgame with ok but keep the first game's state",
 }
 """Every misdeed, with its help text."""
 FLOOD_BYTES = 100 * 1024 * 1024
@@ -148,13 +164,52 @@ def find_illegal_move(game: AnyGame, state: AnyState, history: Sequence[str]) ->
     return None
 
 
+KNOWN_COMMANDS = frozenset(
+    {"rgp", "setoption", "newgame", "position", "go", "ping", "gameover", "quit"}
+)
+
+
+class RewrittenInput:
+    """Standard input as the faulty engine misreads it: each line through ``rewrite``."""
+
+    def __init__(self, stream: BinaryIO, rewrite: Callable[[bytes], bytes]) -> None:
+        self.stream = stream
+        self.rewrite = rewrite
+
+    def readline(self) -> bytes:
+        line = self.stream.readline()
+        return self.rewrite(line) if line else line
+
+
+def misread(mode: str | None, line: bytes) -> bytes:
+    """``line`` as an engine with the input fault ``mode`` understands it."""
+    words = line.split()
+    if not words:
+        return line
+    if mode == "ignore-state" and words[:2] == [b"position", b"state"] and len(words) > 2:
+        return b" ".join([b"position", b"start", *words[3:]]) + b"\n"
+    if mode == "ignore-options" and words[0] == b"newgame" and b"options" in words:
+        return b" ".join(words[: words.index(b"options")]) + b"\n"
+    if mode == "no-swap" and words[0] == b"position":
+        # ``swap`` read as a cell name that is not there: the history no longer reads.
+        return b" ".join(b"swap?" if word == b"swap" else word for word in words) + b"\n"
+    if mode == "die-on-unknown" and words[0] not in {w.encode() for w in KNOWN_COMMANDS}:
+        sys.stderr.write(f"faulty: unknown command {words[0].decode(errors='replace')}\n")
+        sys.stderr.flush()
+        os._exit(CRASH_CODE)
+    return line
+
+
 class FaultyLoop(EngineLoop):
     """The engine loop with the misdeeds of ``args`` wired into its handlers."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.random = RandomBrain(args.seed)
-        super().__init__(self.random, name="faulty", author="referee project tests")
+        self.newgames = 0
+        mode = args.mode
+        stdin = cast(BinaryIO, RewrittenInput(sys.stdin.buffer, lambda line: misread(mode, line)))
+        super().__init__(self.random, name="faulty", author="referee project tests", stdin=stdin)
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -231,6 +286,10 @@ class FaultyLoop(EngineLoop):
 
     def on_newgame(self, command: NewGame) -> None:
         mode = self.args.mode
+        self.newgames += 1
+        if mode == "second-newgame" and self.newgames >= 2:
+            self.reply(Ok())  # and nothing else: the first game's state stays
+            return
         if mode == "exit-on-newgame":
             self.stdout.flush()
             os._exit(0)

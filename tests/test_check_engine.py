@@ -1,4 +1,9 @@
-"""``referee check-engine``: compliance steps against real engine processes."""
+"""``referee check-engine``: compliance steps against real engine processes.
+
+The nine basic steps run alone with ``--quick``; the coverage steps (10 to 18) and the
+promise they make (an engine that passes does not forfeit for a protocol or notation
+reason) are ``tests/test_check_coverage.py``'s.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ import pytest
 from tests.c_build import build_trike_engine
 
 
-def check(*command: str, timeout: str = "2") -> subprocess.CompletedProcess[str]:
+def check(
+    *command: str, timeout: str = "2", flags: tuple[str, ...] = ("--quick",)
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
             sys.executable,
@@ -21,6 +28,7 @@ def check(*command: str, timeout: str = "2") -> subprocess.CompletedProcess[str]
             "trike",
             "--timeout",
             timeout,
+            *flags,
             "--",
             *command,
         ],
@@ -37,19 +45,27 @@ def steps(done: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 def test_random_bot_passes_every_step() -> None:
+    done = check(sys.executable, "-m", "bots", "random", flags=("--games", "2"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert steps(done) == ["ok"] * 18
+    assert "18/18 steps passed" in done.stdout
+    assert "6. ok   search limits and info: no search limits declared" in done.stdout
+    assert "18. ok   games against random: 2 games without a forfeit" in done.stdout
+
+
+def test_quick_runs_the_nine_basic_steps_only() -> None:
     done = check(sys.executable, "-m", "bots", "random")
     assert done.returncode == 0, done.stdout + done.stderr
     assert steps(done) == ["ok"] * 9
     assert "9/9 steps passed" in done.stdout
-    assert "6. ok   search limits and info: no search limits declared" in done.stdout
 
 
 def test_c_engine_passes_every_step() -> None:
     if build_trike_engine() is None:
         pytest.skip("no C compiler: the trike-c engine cannot be built")
-    done = check("trike-c")
+    done = check("trike-c", flags=())
     assert done.returncode == 0, done.stdout + done.stderr
-    assert steps(done) == ["ok"] * 9
+    assert steps(done) == ["ok"] * 18
 
 
 def test_declared_search_limits_are_searched_and_info_reported() -> None:

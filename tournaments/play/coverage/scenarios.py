@@ -250,10 +250,10 @@ def swap_asks(name: str, counts: Sequence[int], seed: int) -> list[Ask]:
 
 
 def move_kind(text: str) -> str:
-    """The shape of a move's text: a cell name (letters, then a number) as ``c``, other
-    numbers as ``9``, lower-case letters as ``a``, capitals as ``A`` (``c3xd4`` is ``cxc``,
-    ``b2-e2/E`` is ``c-c/A``, a chain ``D2-l20-x20`` is ``c-c-c``, ``swap`` is ``aaaa``)."""
-    shape = re.sub(r"[A-Za-z]\d+", "c", text)
+    """The shape of a move's text: a cell name (letters, then a number) as ``#``, other
+    numbers as ``9``, lower-case letters as ``a``, capitals as ``A`` (``c3xd4`` is ``#x#``,
+    ``b2-e2/E`` is ``#-#/A``, a chain ``D2-l20-x20`` is ``#-#-#``, ``swap`` is ``aaaa``)."""
+    shape = re.sub(r"[A-Za-z]\d+", "#", text)
     return re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d+", "9", shape)))
 
 
