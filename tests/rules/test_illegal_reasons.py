@@ -49,13 +49,25 @@ TRICHESS_LIBERATE = (
     "QRBBNNPPPPPP,QBNPPPP,QRBBNNPP:-:8:221"
 )
 """Black to move, a pawn on Wa2 that can reach White's rank 1, Black's pool not empty."""
+TRICHESS_SHIELD = (
+    "1rB4wK1/8/8/1wQ5wP/2rB5/2wRbB2rK1/6bPrP/5bP2/bNbR5wN/2bK5/3wN3bP/7wP:B:-:-:"
+    "RBBPPPPP,QRRNNPPPPPPP,QRBNPPPPP:-:5:293"
+)
+"""Black to move; its piece on Rd2 stands between White's rook on Rc2 and Red's king."""
+TRICOULEUR_WHISTLE = (
+    "b......./........./.........W/.........../......W...r./............./............../"
+    "...R.........../...W........../............./............/.........../w........./"
+    "b...w...w/........:2:1:35"
+)
+"""Seat 2 to move; the whistle k14-g14 takes a stone but ends no nearer to an enemy."""
 TRIABLO_VULNERABLE = "2:figure:yes:100:1W<W>1/2R<2/1W<4/3R<wR>W<r1/R>1WK2R>w/5/1R>1RK:1:292:30:-"
 """White to move; Red's singleton on g6 has only two White tips aimed at it."""
 TRIABLO_ABDICATE = "2:figure:yes:100:4/R>4/1W<W>r3/1W>R>wWKW<rR>W</R<5/5/R<w1R>RK:1:234:40:-"
 """White to move, its king on d4."""
 
-CASES: list[tuple[str, dict[str, str], str | None, str, str, str]] = [
-    # (game, options, position token or None for the start, moves, illegal move, reason)
+CASES: list[tuple[str, dict[str, str], str | None, str, str, str | None]] = [
+    # (game, options, position token or None for the start, moves, move, reason or None when
+    # the move is legal under those options)
     ("trike", {}, None, "e3 swap e1", "e3", "the cell e3 is occupied (seat 2's checker)"),
     ("trike", {}, None, "e3 swap e1", "e1", "the pawn stands on e1: it must move to another cell"),
     ("trike", {}, None, "e3 swap e1", "i9", "i9 is not in a straight line from the pawn on e1"),
@@ -82,6 +94,13 @@ CASES: list[tuple[str, dict[str, str], str | None, str, str, str]] = [
         "tricouleur", {}, TRICOULEUR_CAPTURE, "", "k8-f8",
         "a capture is compulsory and this move captures nothing",
     ),
+    (
+        "tricouleur", {}, TRICOULEUR_WHISTLE, "", "k14-g14",
+        "closer rule (closer-applies-to-captures=yes): a whistling capture must end strictly "
+        "nearer (Euclidean distance) to an enemy stone than it started; g14 is not nearer than "
+        "k14 to any",
+    ),
+    ("tricouleur", {"closer-applies-to-captures": "no"}, TRICOULEUR_WHISTLE, "", "k14-g14", None),
     (
         "whistling-captures", {}, None, "", "G5-G7",
         "the stone on G5 is not this seat's: it belongs to the opponent",
@@ -124,6 +143,10 @@ CASES: list[tuple[str, dict[str, str], str | None, str, str, str]] = [
         "Black's territory must leave its king in check by Red",
     ),
     (
+        "trichess", {}, TRICHESS_SHIELD, "", "Rd2-Re1",
+        "shield: the move would leave Red's king on Rg2 attacked by White's rook on Rc2",
+    ),
+    (
         "trichess", {}, TRICHESS_CASTLE, "", "Be1-Bg1",
         "castling: Bf1 is attacked by White's knight on Bh2",
     ),
@@ -148,7 +171,12 @@ CASES: list[tuple[str, dict[str, str], str | None, str, str, str]] = [
 
 @pytest.mark.parametrize(("name", "options", "start", "moves", "text", "reason"), CASES)
 def test_reason(
-    name: str, options: dict[str, str], start: str | None, moves: str, text: str, reason: str
+    name: str,
+    options: dict[str, str],
+    start: str | None,
+    moves: str,
+    text: str,
+    reason: str | None,
 ) -> None:
     game = make_game(name, options)
     players = 3 if name == "trichess" else 2
@@ -156,8 +184,11 @@ def test_reason(
     for played in moves.split():
         state = state.play(game.parse_move(state, played))
     move = game.parse_move(state, text)
-    assert not state.is_legal(move)
     assert state.why_illegal(move) == reason
+    if reason is None:
+        assert state.is_legal(move) and state.explain_illegal(move) is None
+        return
+    assert not state.is_legal(move)
     with pytest.raises(IllegalMoveError) as raised:
         state.play(move)
     assert str(raised.value) == reason
