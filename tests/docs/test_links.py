@@ -5,12 +5,14 @@ the rules were written from, which is not part of the repository."""
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIP = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
-"""Folders that are not the repository's own text (tool caches, git's store)."""
+"""Folders that are not the repository's own text (tool caches, git's store), when there is
+no git to ask."""
 OUTSIDE = "sha" + "red/"
 """The name to refuse (built from pieces so that this file does not name it)."""
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -21,7 +23,24 @@ HTML = re.compile(r"""<(?:a|img)\b[^>]*\b(?:href|src)\s*=\s*["']([^"']+)["']""")
 
 
 def repository_files() -> Iterator[Path]:
-    """Every file of the working tree but git's store, caches and build output."""
+    """Every file of the repository: in a git checkout the tracked files and the new ones
+    git does not ignore (so a virtual environment or a build folder inside the clone is not
+    read); elsewhere (an unpacked archive) every file but caches and build output."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout.decode("utf-8")
+    except (OSError, subprocess.CalledProcessError):
+        listed = None
+    if listed is not None:
+        for name in sorted(set(filter(None, listed.split("\0")))):
+            path = ROOT / name
+            if path.is_file():  # a deleted but not yet committed file is listed too
+                yield path
+        return
     for path in sorted(ROOT.rglob("*")):
         parts = path.relative_to(ROOT).parts
         if any(p in SKIP or p.endswith(".egg-info") for p in parts) or not path.is_file():
