@@ -79,7 +79,9 @@ def moves_command(
         list[str] | None,
         typer.Option("--moves", help="Moves to play first, in canonical notation."),
     ] = None,
-    extra: Annotated[list[str] | None, typer.Argument(hidden=True)] = None,
+    extra: Annotated[
+        list[str] | None, typer.Argument(metavar="MOVE", help="More moves to play first (after --moves).")
+    ] = None,
     players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
@@ -87,8 +89,8 @@ def moves_command(
     """The legal moves of a position, in canonical notation and order, with the position
     token, the seat to move and what each move captures.
 
-    The moves after --moves may be given one by one (--moves e3 --moves swap) or as one
-    list (--moves e3 swap): every word after GAME that is not an option is a move.
+    Moves are given one by one (--moves e3 --moves swap) or as a list
+    (--moves e3 swap): every word after GAME that is not an option is a move.
     """
     game = make_game(game_name, parse_rule_options(option))
     played = [*(moves or []), *(extra or [])]
