@@ -80,7 +80,8 @@ def moves_command(
         typer.Option("--moves", help="Moves to play first, in canonical notation."),
     ] = None,
     extra: Annotated[
-        list[str] | None, typer.Argument(metavar="MOVE", help="More moves to play first (after --moves).")
+        list[str] | None,
+        typer.Argument(metavar="MOVE", help="More moves to play first (after --moves)."),
     ] = None,
     players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
