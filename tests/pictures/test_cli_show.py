@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from referee.record import build_record, format_record
+from referee.registry import make_game
 from tests.pictures.positions import CASES, mid_game, move_texts, start
 from tournaments.cli.app import main
+from tournaments.cli.show import replay
 
 
 @pytest.fixture(scope="module")
@@ -164,3 +166,32 @@ def test_malformed_record_is_one_line(
     path.write_text(text)
     code, _, err = referee(capsys, monkeypatch, "show", str(path))
     one_line_error(code, err, message)
+
+
+def test_plies_count_from_the_game_start_with_or_without_the_opening_moves() -> None:
+    """A record that starts after 4 plies shows plies 4.. of the game; with an ``Opening``
+    tag also the plies before its ``Start``, replayed from the opening's moves."""
+    game = make_game("trike")
+    states = [game.initial_state(2)]
+    texts: list[str] = []
+    for _ in range(8):
+        move = states[-1].legal_moves()[0]
+        texts.append(game.format_move(states[-1], move))
+        states.append(states[-1].play(move))
+    bare = build_record(game, ["a", "b"], texts[4:], None, start=game.encode(states[4]))
+    shown = replay(bare, 6)
+    assert (shown.state, shown.ply, shown.index, shown.last_text) == (states[6], 6, 2, texts[5])
+    assert replay(bare, None).state == states[8]
+    with pytest.raises(ValueError, match=r"--ply 3 is outside 4\.\.8"):
+        replay(bare, 3)
+    opened = build_record(
+        game, ["a", "b"], texts[4:], None, {"Opening": " ".join(texts[:4])}, game.encode(states[4])
+    )
+    shown = replay(opened, 3)
+    assert (shown.state, shown.ply, shown.index, shown.last_text) == (states[3], 3, 0, texts[2])
+    assert replay(opened, 0).state == states[0] and replay(opened, 0).last_text is None
+    wrong = build_record(
+        game, ["a", "b"], texts[4:], None, {"Opening": " ".join(texts[:3])}, game.encode(states[4])
+    )
+    with pytest.raises(ValueError, match="Opening tag does not lead to its Start"):
+        replay(wrong, 1)

@@ -82,7 +82,11 @@ def replay(record: GameRecord, ply: int | None) -> Shown:
             f"follow ply {first})"
         )
     if ply < first:
-        return _replay_texts(game, game.initial_state(record.players), (opening or "").split(), ply)
+        texts = (opening or "").split()
+        initial = game.initial_state(record.players)
+        if _replay_texts(game, initial, texts, len(texts)).state != state:
+            raise ValueError("the record's Opening tag does not lead to its Start position")
+        return _replay_texts(game, initial, texts, ply)
     shown = _replay_texts(game, state, record.move_texts, ply - first)
     return Shown(game, shown.state, shown.last, shown.last_text, shown.state.ply, ply - first)
 
