@@ -9,9 +9,10 @@ of the mover's colour aimed at the target). Pure; only for the illegal path.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from referee.games.triablo.board import DIRECTION_NAMES, LINES, NAMES, NUM_POINTS
+from referee.games.triablo.config import Config
 from referee.games.triablo.movegen import (
     ABDICATE,
     CAPTURE,
@@ -35,13 +36,25 @@ from referee.games.triablo.pieces import (
 )
 from referee.games.triablo.start import allowed_orientations, setup_parts, singletons_of
 
-if TYPE_CHECKING:
-    from referee.games.triablo.rules import TriabloState
+
+class Position(Protocol):
+    """What ``explain`` reads of a ``rules.TriabloState`` (a protocol, so that this module,
+    which ``rules`` imports, does not import ``rules`` back)."""
+
+    @property
+    def config(self) -> Config: ...
+    @property
+    def board(self) -> bytes: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def in_setup(self) -> bool: ...
+
 
 _KINDS = {SINGLETON: "singleton", DOUBLET: "doublet", KING: "king"}
 
 
-def explain(state: TriabloState, move: int) -> str | None:
+def explain(state: Position, move: int) -> str | None:
     """The rule ``move`` breaks for the seat to move, or None (the game not over)."""
     if move >= SETUP:
         return _setup(state, move)
@@ -53,7 +66,7 @@ def explain(state: TriabloState, move: int) -> str | None:
     return _ordinary(state, move)
 
 
-def _setup(state: TriabloState, move: int) -> str | None:
+def _setup(state: Position, move: int) -> str | None:
     if not state.in_setup:
         return "a setup move is only played before White's first move (setup=free)"
     board, seat = state.board, state.seat
@@ -74,7 +87,7 @@ def _setup(state: TriabloState, move: int) -> str | None:
     return None
 
 
-def _ordinary(state: TriabloState, move: int) -> str | None:
+def _ordinary(state: Position, move: int) -> str | None:
     board, seat = state.board, state.seat
     frm, to, kind, orient = split_move(move)
     code = board[frm]

@@ -10,7 +10,7 @@ tests of docs/rules/trichess.md on the board after the move: the mover's king no
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from referee.games.trichess.attacks import (
     CASTLES,
@@ -29,8 +29,45 @@ from referee.games.trichess.attacks import (
 from referee.games.trichess.board import COLOUR_NAMES, NAMES, Geometry
 from referee.games.trichess.movegen import Moves
 
-if TYPE_CHECKING:
-    from referee.games.trichess.position import TrichessState
+
+class Options(Protocol):
+    """What ``explain`` reads of a ``position.Config``."""
+
+    @property
+    def geo(self) -> Geometry: ...
+    @property
+    def castling(self) -> bool: ...
+
+
+class Prelude(Protocol):
+    """What ``explain`` reads of ``TrichessState.prelude()``."""
+
+    @property
+    def exchange(self) -> bool: ...
+
+
+class Position(Protocol):
+    """What ``explain`` reads of a ``position.TrichessState`` (a protocol, so that this
+    module, which ``position`` imports, does not import ``position`` back)."""
+
+    @property
+    def cfg(self) -> Options: ...
+    @property
+    def board(self) -> bytes: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def castling(self) -> int: ...
+    @property
+    def pending(self) -> tuple[int, ...]: ...
+    @property
+    def kings(self) -> tuple[int, int, int]: ...
+    @property
+    def mat(self) -> tuple[int, int, int]: ...
+    def pool(self, seat: int) -> bytes: ...
+    def context(self, seat: int | None = None) -> Moves: ...
+    def prelude(self) -> Prelude: ...
+
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 """The name of each piece type (index 0 unused)."""
@@ -67,7 +104,7 @@ def attacker(board: bytes | bytearray, s: int, mask: int, geo: Geometry) -> int:
     return -1
 
 
-def explain(state: TrichessState, move: int) -> str | None:
+def explain(state: Position, move: int) -> str | None:
     """The rule ``move`` breaks for the seat to move, or None (the game not over)."""
     x = state.turn
     frm, to, lib = move >> 10, (move >> 3) & 127, move & 7
@@ -86,7 +123,7 @@ def explain(state: TrichessState, move: int) -> str | None:
     return _movement(state, move) or _safety(state, move)
 
 
-def _movement(state: TrichessState, move: int) -> str | None:
+def _movement(state: Position, move: int) -> str | None:
     """Pseudo-legality: how the piece moves (``movegen.is_pseudo_legal``)."""
     board, x, ctx, geo = state.board, state.turn, state.context(), state.cfg.geo
     frm, to, lib = move >> 10, (move >> 3) & 127, move & 7
@@ -162,7 +199,7 @@ def _liberation(ctx: Moves, lib: int, to: int) -> str | None:
     return f"the pool holds no {PIECE_NAMES[lib]} to liberate"
 
 
-def _castling(state: TrichessState, to: int) -> str | None:
+def _castling(state: Position, to: int) -> str | None:
     """Castling's conditions (docs/rules/trichess.md) for the king's move from e1 to ``to``."""
     board, x, geo = state.board, state.turn, state.cfg.geo
     for bit, king_to, rook_from, _, empty, safe in CASTLES[x]:
@@ -187,7 +224,7 @@ def _castling(state: TrichessState, to: int) -> str | None:
     return f"a king moves one cell; it cannot reach {NAMES[to]}"
 
 
-def _safety(state: TrichessState, move: int) -> str | None:
+def _safety(state: Position, move: int) -> str | None:
     """The legality tests of docs/rules/trichess.md on the board after a pseudo-legal
     ``move`` (``attacks.check_move``)."""
     board, x, geo, kings, mat = state.board, state.turn, state.cfg.geo, state.kings, state.mat

@@ -8,8 +8,9 @@ capture, and the closer rule on plain moves. Pure; only for the illegal path.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from referee.games.hex import HexBoard, Zones
 from referee.games.hex.explain import (
     CAPTURE_COMPULSORY,
     closer_fault,
@@ -19,11 +20,34 @@ from referee.games.hex.explain import (
 )
 from referee.games.tricouleur.notation import NAMES
 
-if TYPE_CHECKING:
-    from referee.games.tricouleur.rules import Move, TricouleurState
+Move = tuple[int, ...]
 
 
-def explain(state: TricouleurState, move: Move) -> str | None:
+class Tables(Protocol):
+    """What ``explain`` reads of a ``rules.Rules``."""
+
+    @property
+    def board(self) -> HexBoard: ...
+    @property
+    def zones(self) -> Zones: ...
+    @property
+    def closer_captures(self) -> bool: ...
+
+
+class Position(Protocol):
+    """What ``explain`` reads of a ``rules.TricouleurState`` (a protocol, so that this
+    module, which ``rules`` imports, does not import ``rules`` back)."""
+
+    @property
+    def rules(self) -> Tables: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def stones(self) -> tuple[int, ...]: ...
+    def capture_exists(self) -> bool: ...
+
+
+def explain(state: Position, move: Move) -> str | None:
     """The rule ``move`` breaks for the seat to move, or None (the game not over)."""
     rules = state.rules
     board = rules.board

@@ -9,17 +9,35 @@ for the illegal path (it may run the whole capture search).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from referee.games.hex import DIRECTION_NAMES
+from referee.games.hex import DIRECTION_NAMES, HexBoard
 from referee.games.hex.explain import closer_fault, slide_fault, step_fault, stone_fault
+from referee.games.whistling.chains import CaptureSearch
 from referee.games.whistling.notation import CRUSH, NAMES, Move
 
-if TYPE_CHECKING:
-    from referee.games.whistling.rules import WhistlingState
+
+class Tables(Protocol):
+    """What ``explain`` reads of a ``rules.Rules``."""
+
+    @property
+    def board(self) -> HexBoard: ...
 
 
-def explain(state: WhistlingState, move: Move) -> str | None:
+class Position(Protocol):
+    """What ``explain`` reads of a ``rules.WhistlingState`` (a protocol, so that this
+    module, which ``rules`` imports, does not import ``rules`` back)."""
+
+    @property
+    def rules(self) -> Tables: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def stones(self) -> tuple[int, int]: ...
+    def captures(self, whistlers: list[int] | None = None) -> CaptureSearch: ...
+
+
+def explain(state: Position, move: Move) -> str | None:
     """The rule ``move`` breaks for the seat to move, or None (the game not over)."""
     board = state.rules.board
     seat = state.turn
@@ -74,7 +92,7 @@ def _maximum(need: int, taken: int, onward: str) -> str | None:
     return f"maximum capture is {need}, {what} captures {taken}{onward}"
 
 
-def _onward(state: WhistlingState, p: int, last: int, friends: int, enemy: int) -> str:
+def _onward(state: Position, p: int, last: int, friends: int, enemy: int) -> str:
     """``"; the chain could continue …"`` when a capturing leg leaves ``p`` (a direction
     other than ``last``, through cells empty after the chain so far), else ``""``."""
     board = state.rules.board
