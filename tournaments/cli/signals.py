@@ -1,15 +1,25 @@
-"""Stopping cleanly on SIGTERM and SIGHUP as well as Ctrl+C.
+"""Stopping cleanly on SIGTERM and SIGHUP as well as Ctrl+C, at any moment.
 
 trio turns SIGINT into ``KeyboardInterrupt`` itself. ``run_until_signalled``
 gives SIGTERM and SIGHUP the same meaning: the work is cancelled (engines get
 ``quit`` and then their process groups are killed, finished games are already
 on disk) and ``KeyboardInterrupt`` is raised to the caller.
+
+``stop_signals_interrupt`` covers the rest of a command (reading the config, making
+the plan, laying out the final tables): without it SIGTERM kills the process at
+once (exit 143, no word on what was kept). Inside it SIGTERM and SIGHUP raise
+``KeyboardInterrupt`` where the main thread is, as Ctrl+C does; while
+``run_until_signalled`` runs, they are left to its loop (a signal that arrives
+before the loop listens is kept and stops the work as soon as it starts).
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
-from collections.abc import Awaitable, Callable
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from types import FrameType
 from typing import TypeVar
 
 import trio
@@ -17,6 +27,34 @@ import trio
 T = TypeVar("T")
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+_early: list[int] = []
+"""Stop signals received while ``run_until_signalled``'s loop was starting."""
+_in_loop = False
+"""Whether ``run_until_signalled`` is running (its loop takes the stop signals)."""
+
+
+def _interrupt(signum: int, _frame: FrameType | None) -> None:
+    if _in_loop:  # the loop's receiver is not listening yet: it looks here first
+        _early.append(signum)
+        return
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def stop_signals_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main
+    thread (as SIGINT does); the previous handlers come back after it. Off the main
+    thread (where handlers cannot be set) it changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
@@ -30,6 +68,10 @@ def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
             async def watch() -> None:
                 nonlocal stopped
                 with trio.open_signal_receiver(*STOP_SIGNALS) as received:
+                    if _early:  # arrived while the loop started, before this listened
+                        stopped = True
+                        nursery.cancel_scope.cancel()
+                        return
                     async for _ in received:
                         stopped = True
                         nursery.cancel_scope.cancel()
@@ -45,6 +87,9 @@ def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
             raise KeyboardInterrupt
         return results[0]
 
+    global _in_loop
+    _early.clear()
+    _in_loop = True
     try:
         return trio.run(main)
     except BaseExceptionGroup as group:
@@ -58,6 +103,9 @@ def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
             # kept as the cause for --debug.
             raise leaves[0] from group
         raise
+    finally:
+        _in_loop = False
+        _early.clear()
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

@@ -9,10 +9,12 @@ console script prints as ``referee: error: ...`` (exit status 2).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn, ParamSpec
 
 import typer
 
@@ -21,7 +23,7 @@ from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.progress import ProgressDisplay
 from tournaments.cli.sandbox import SandboxOption, require_sandbox, sandbox_mode
 from tournaments.cli.serve import live_server, parse_live
-from tournaments.cli.signals import run_until_signalled
+from tournaments.cli.signals import run_until_signalled, stop_signals_interrupt
 from tournaments.event.cluster_settings import LOCAL, ClusterConfig
 from tournaments.event.config import (
     AdjudicationConfig,
@@ -41,6 +43,8 @@ from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts
 from tournaments.results.tables import FORMATS, render
 from tournaments.runner.run import Progress, RunResult, run_tournament
+
+P = ParamSpec("P")
 
 
 def _options(pairs: list[str] | None, what: str) -> dict[str, str]:
@@ -146,6 +150,51 @@ def with_command_line_adjudication(
     return cfg.model_copy(update={"adjudication": section})
 
 
+def _interrupted(directory: Path | None) -> NoReturn:
+    """Say what an interrupted run kept and how to go on; exit 130."""
+    if directory is not None and _started(directory):
+        done = _finished(directory)
+        typer.echo(
+            f"referee: interrupted with {done} finished game(s) in {directory}; "
+            f"continue with: referee tournament --resume --out {directory}",
+            err=True,
+        )
+    else:
+        typer.echo(
+            "referee: interrupted before the tournament started (no game scheduled, "
+            "nothing to resume): run the same command again",
+            err=True,
+        )
+    raise typer.Exit(130)
+
+
+def _started(directory: Path) -> bool:
+    """Whether ``directory`` holds a tournament's journal (a complete header line)."""
+    try:
+        return read_header(directory / JOURNAL) is not None
+    except (OSError, JournalError):
+        return False
+
+
+def _stoppable(command: Callable[P, None]) -> Callable[P, None]:
+    """``command`` with SIGTERM and SIGHUP stopping every step as Ctrl+C does (reading
+    the config, making the plan and the schedule, the games, the final tables): exit
+    130 and a line on what was kept, never the bare exit 143 of an unhandled SIGTERM.
+    The command handles an interrupt once its games may have started; one before that
+    (nothing written) ends here."""
+
+    @functools.wraps(command)
+    def stoppable(*args: P.args, **kwargs: P.kwargs) -> None:
+        with stop_signals_interrupt():
+            try:
+                command(*args, **kwargs)
+            except KeyboardInterrupt:
+                _interrupted(None)
+
+    return stoppable
+
+
+@_stoppable
 def tournament_command(
     config: Annotated[
         Path | None,
@@ -326,27 +375,21 @@ def tournament_command(
                     keep_played=False,
                 )
             )
+        display.clear()
+        summary = summarize_counts(EventInfo.from_plan(plan), result.counts)
+        typer.echo("")
+        typer.echo(render(summary, "plain"), nl=False)
+        if result.voids:
+            typer.echo(f"{result.voids} void game(s) were played again")
+        if result.sprt_decision is not None and summary.done < summary.info.total:
+            typer.echo(f"stopped by the SPRT ({result.sprt_decision} accepted)")
+        typer.echo(f"records in {directory / GAMES}")
     except WorkerError as exc:  # a bug or a killed worker: one line, and how to go on
         display.clear()
         raise TournamentError(f"{exc}; continue with --resume") from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a signal during the games or the final tables
         display.clear()
-        done = _finished(directory)
-        typer.echo(
-            f"referee: interrupted with {done} finished game(s) in {directory}; "
-            f"continue with: referee tournament --resume --out {directory}",
-            err=True,
-        )
-        raise typer.Exit(130) from None
-    display.clear()
-    summary = summarize_counts(EventInfo.from_plan(plan), result.counts)
-    typer.echo("")
-    typer.echo(render(summary, "plain"), nl=False)
-    if result.voids:
-        typer.echo(f"{result.voids} void game(s) were played again")
-    if result.sprt_decision is not None and summary.done < summary.info.total:
-        typer.echo(f"stopped by the SPRT ({result.sprt_decision} accepted)")
-    typer.echo(f"records in {directory / GAMES}")
+        _interrupted(directory)
 
 
 def _finished(directory: Path) -> int:

@@ -104,11 +104,20 @@ def hide_each_other(specs: Sequence[EngineSpec]) -> tuple[EngineSpec, ...]:
     (``protocol.sandbox.host.program_dirs``); what every sandbox shows anyway (the
     system, Python, the referee's code) and the entrant's own stay visible.
     """
+    if all(spec.sandbox is None for spec in specs):
+        return tuple(specs)  # nothing to hide from: no directory need be resolved
     dirs = [_dirs(spec) for spec in specs]
+    # How many entrants use each directory: another entrant uses ``d`` when more use it
+    # than ``i`` alone (a pass over the field, not over every other entrant per entrant).
+    users: dict[str, int] = {}
+    for found in dirs:
+        for d in set(found):
+            users[d] = users.get(d, 0) + 1
     hidden: list[EngineSpec] = []
     for i, spec in enumerate(specs):
         if spec.sandbox is not None:
-            others = [d for j, found in enumerate(dirs) if j != i for d in found]
+            own = set(dirs[i])
+            others = [d for d, count in users.items() if count > (d in own)]
             extra = [d for d in foreign_dirs(dirs[i], others) if d not in spec.sandbox.hidden]
             spec = replace(spec, sandbox=replace(spec.sandbox, hidden=(*spec.sandbox.hidden,
                                                                         *extra)))  # fmt: skip

@@ -32,7 +32,8 @@ round short (choose a multiple of the block size to keep seats balanced).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 Table = tuple[int, ...]
@@ -75,8 +76,36 @@ def seat_arrangements(players: int, order: str = "all") -> tuple[Table, ...]:
     raise ValueError(f"unknown seat order {order!r}: expected all or cyclic")
 
 
+class Encounters:
+    """The encounters of one round, made as they are taken (never held whole).
+
+    Iterable again and again (each round repeats them) and sized without making them:
+    a round robin of 10,000 entrants has 50 million pairs, and a tournament capped at
+    4 games must not pay for them. ``make`` gives a fresh iterator of the encounters.
+    """
+
+    __slots__ = ("_count", "_make")
+
+    def __init__(self, make: Callable[[], Iterator[Table]], count: int) -> None:
+        self._make = make
+        self._count = count
+
+    def __iter__(self) -> Iterator[Table]:
+        return self._make()
+
+    def __len__(self) -> int:
+        return self._count
+
+
 def circle_pairs(entrants: int) -> list[tuple[int, int]]:
-    """Every pair of ``range(entrants)`` once, ordered by the circle (Berger) method.
+    """Every pair of ``range(entrants)`` once, ordered by the circle (Berger) method
+    (``iter_circle_pairs`` made whole)."""
+    return list(iter_circle_pairs(entrants))
+
+
+def iter_circle_pairs(entrants: int) -> Iterator[tuple[int, int]]:
+    """Every pair of ``range(entrants)`` once, ordered by the circle (Berger) method,
+    made as they are taken: one day's rotation (O(entrants)) per ``entrants // 2`` pairs.
 
     With an odd count a bye is added and its pairings dropped. Day ``d`` pairs each
     entrant at most once, so pairs spread evenly when games run in parallel.
@@ -85,45 +114,49 @@ def circle_pairs(entrants: int) -> list[tuple[int, int]]:
     if len(slots) % 2:
         slots.append(None)
     n = len(slots)
-    pairs: list[tuple[int, int]] = []
     for day in range(n - 1):
         for k in range(n // 2):
             a, b = slots[k], slots[n - 1 - k]
             if a is None or b is None:
                 continue
             # Alternate who is listed first so first seats spread over the days.
-            pairs.append((a, b) if (day + k) % 2 == 0 else (b, a))
+            yield (a, b) if (day + k) % 2 == 0 else (b, a)
         slots = [slots[0], slots[-1], *slots[1:-1]]
-    return pairs
 
 
-def round_robin_encounters(entrants: int, players: int) -> list[Table]:
-    """The encounters of one round-robin round: every ``players``-subset of entrants.
+def round_robin_encounters(entrants: int, players: int) -> Encounters:
+    """The encounters of one round-robin round: every ``players``-subset of entrants
+    (pairs in circle order), made as they are taken.
 
-    :raises ValueError: fewer entrants than seats.
+    :raises ValueError: fewer entrants than seats (at once).
     """
     if entrants < players:
         raise ValueError(f"{entrants} entrants cannot fill {players} seats")
     if players == 2:
-        return [tuple(pair) for pair in circle_pairs(entrants)]
-    return list(itertools.combinations(range(entrants), players))
+        return Encounters(lambda: iter_circle_pairs(entrants), math.comb(entrants, 2))
+    return Encounters(
+        lambda: itertools.combinations(range(entrants), players), math.comb(entrants, players)
+    )
 
 
-def gauntlet_encounters(entrants: int, players: int, challengers: int) -> list[Table]:
-    """Each of the first ``challengers`` entrants with every group of the others.
+def gauntlet_encounters(entrants: int, players: int, challengers: int) -> Encounters:
+    """Each of the first ``challengers`` entrants with every group of the others, made
+    as they are taken.
 
-    :raises ValueError: no challenger, or too few others to fill a table.
+    :raises ValueError: no challenger, or too few others to fill a table (at once).
     """
     if not 1 <= challengers < entrants:
         raise ValueError(f"a gauntlet needs 1 to {entrants - 1} challengers, not {challengers}")
     field = range(challengers, entrants)
     if len(field) < players - 1:
         raise ValueError(f"{len(field)} opponents cannot fill {players - 1} seats")
-    return [
-        (challenger, *group)
-        for challenger in range(challengers)
-        for group in itertools.combinations(field, players - 1)
-    ]
+
+    def make() -> Iterator[Table]:
+        for challenger in range(challengers):
+            for group in itertools.combinations(field, players - 1):
+                yield (challenger, *group)
+
+    return Encounters(make, challengers * math.comb(len(field), players - 1))
 
 
 def block_size(players: int, order: str = "all") -> int:
@@ -175,7 +208,7 @@ def blocks_per_encounter(games: int, arrangements: int) -> int:
 
 
 def static_schedule(
-    encounters: Sequence[Table],
+    encounters: Iterable[Table],
     *,
     players: int,
     rounds: int = 1,
@@ -203,7 +236,7 @@ def static_schedule(
 
 
 def iter_static_schedule(
-    encounters: Sequence[Table],
+    encounters: Iterable[Table],
     *,
     players: int,
     rounds: int = 1,
@@ -214,8 +247,11 @@ def iter_static_schedule(
     """Every fixture of a round-robin or gauntlet tournament, in playing order, made as
     they are taken: a million-game schedule is never held whole.
 
-    ``games_per_encounter`` defaults to one block. With ``total_games`` the schedule
-    is repeated until that many games and cut there (``rounds`` is then ignored).
+    ``encounters`` is iterated once per round, so it must be re-iterable (a list, or
+    ``Encounters``, which makes them as they are taken: the cost of the first games does
+    not depend on the size of the field). ``games_per_encounter`` defaults to one block.
+    With ``total_games`` the schedule is repeated until that many games and cut there
+    (``rounds`` is then ignored).
 
     :raises ValueError: non-positive counts (at once, not when iterated).
     """
@@ -230,20 +266,23 @@ def iter_static_schedule(
 
 
 def _repeated_rounds(
-    encounters: Sequence[Table], per: int, arrangements: Sequence[Table]
+    encounters: Iterable[Table], per: int, arrangements: Sequence[Table]
 ) -> Iterator[Fixture]:
-    """Round after round of ``encounters``, ``per`` games each, without end."""
-    if not encounters:
-        return
+    """Round after round of ``encounters`` (iterated afresh each round), ``per`` games
+    each, without end."""
     number, block, encounter_no, round_no = 1, 0, 1, 1
     while True:
+        met = False
         for encounter in encounters:
+            met = True
             yield from _encounter_fixtures(
                 encounter, round_no, encounter_no, number, block, per, arrangements
             )
             number += per
             block += blocks_per_encounter(per, len(arrangements))
             encounter_no += 1
+        if not met:  # no encounter at all: no round either
+            return
         round_no += 1
 
 

@@ -36,7 +36,9 @@ from tournaments.play.event_dir import Event
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize, summary_json
 from tournaments.results.tables import (
+    crosstable_names,
     crosstable_rows,
+    crosstable_title,
     elo_rows,
     pair_rows,
     rating_rows,
@@ -93,7 +95,9 @@ def forfeit_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
 
 def _crosstable(summary: Summary) -> str:
     headers, cells = crosstable_rows(summary)
-    order = [row.name for row in summary.rows]
+    order = crosstable_names(summary)
+    if order is None:  # a huge field: the heading says why there is no table
+        return f"<p>{esc(crosstable_title(summary))}</p>"
     attrs: dict[tuple[int, int], str] = {}
     for r, a in enumerate(order):
         for c, b in enumerate(order):
@@ -105,7 +109,10 @@ def _crosstable(summary: Summary) -> str:
                 f'data-entrant="{esc(a)}" data-opponent="{esc(b)}" '
                 f'data-points="{points!r}" data-games="{games}"'
             )
-    return table(headers, cells, css_class="crosstable", cell_attrs=attrs)
+    crosstable = table(headers, cells, css_class="crosstable", cell_attrs=attrs)
+    if len(order) < len(summary.rows):  # a large field: say whom it shows
+        return f"<p>{esc(crosstable_title(summary))}</p>{crosstable}"
+    return crosstable
 
 
 def _ratings(summary: Summary) -> str:

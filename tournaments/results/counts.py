@@ -56,6 +56,15 @@ class Counts:
             counts.add(game)
         return counts
 
+    def copy(self) -> Counts:
+        """An independent copy (a thread may compute tables from it while games are
+        added to this one); O(keys), never O(games)."""
+        other = Counts(self.names, self.paired)
+        other.games = dict(self.games)
+        other.open_blocks = dict(self.open_blocks)
+        other.penta = {pair: list(row) for pair, row in self.penta.items()}
+        return other
+
     @property
     def done(self) -> int:
         """Games counted."""

@@ -96,6 +96,16 @@ def plackett_luce(
     )
 
 
+EXACT_LIMIT = 100
+"""Most rated entrants (entrants with at least one game) fitted exactly, with error
+bars. The fit inverts a dense information matrix of that size, in pure Python: O(m³)
+time and O(m²) memory (a second at 100, minutes and gigabytes at 10,000). Over it the
+ratings are ``LARGE_FIELD_ITERATIONS`` MM iterations (each a pass over the distinct
+stages, so the cost grows with the games played) and every error bar is ``inf``."""
+LARGE_FIELD_ITERATIONS = 200
+"""MM iterations of a field over ``EXACT_LIMIT`` rated entrants (see there)."""
+
+
 def counted_plackett_luce(
     seen: Mapping[tuple[tuple[str, ...], tuple[int, ...]], int],
     entrants: Sequence[str],
@@ -104,56 +114,135 @@ def counted_plackett_luce(
     tolerance: float = 1e-10,
     max_iterations: int = 10_000,
 ) -> list[Rating]:
-    """``plackett_luce`` of games given as {(names by seat, ranks): how many games}."""
-    index = {name: i for i, name in enumerate(entrants)}
+    """``plackett_luce`` of games given as {(names by seat, ranks): how many games}.
+
+    With a prior only the entrants that played are fitted: an entrant without games has
+    only the prior's virtual draw against the 0-rated reference, so its strength is
+    exactly that reference's (γ = 1) and its information the prior's alone; the fit of
+    the others does not depend on it. So the cost grows with the entrants who played,
+    not with the field (a 10,000-entrant event after 4 games fits 8 entrants). Over
+    ``EXACT_LIMIT`` of them the fit is approximate (see there).
+    """
     n = len(entrants)
+    index = {name: i for i, name in enumerate(entrants)}
     counts = [0] * n
-    wins = [prior / 2] * n
+    for (names, ranks), times in seen.items():
+        if len(names) < 2 or len(ranks) != len(names):
+            continue
+        for name in names:
+            counts[index[name]] += times
+    # Without a prior the scale is free and every entrant is fitted, as before.
+    rated = [k for k in range(n) if counts[k]] if prior > 0 else list(range(n))
+    local = {k: i for i, k in enumerate(rated)}
+    m = len(rated)
+    wins = [prior / 2] * m
     # Stages aggregated by their set of unplaced entrants: the MM update and the
     # information only depend on the set, so thousands of games cost a few sets.
     sets: dict[tuple[int, ...], float] = {}
     for (names, ranks), times in seen.items():
         if len(names) < 2 or len(ranks) != len(names):
             continue
-        for name in names:
-            counts[index[name]] += times
         for ordering, weight in _orderings(names, ranks):
-            ids = [index[name] for name in ordering]
+            ids = [local[index[name]] for name in ordering]
             for i in range(len(ids) - 1):
                 wins[ids[i]] += weight * times
                 remaining = tuple(sorted(ids[i:]))
                 sets[remaining] = sets.get(remaining, 0.0) + weight * times
     stages = list(sets.items())
-    gamma = [1.0] * n
-    # Hunter's MM iterations until close, then Newton steps on ln(gamma) with the
-    # same information matrix as the error bars: MM alone converges linearly and
-    # slowly when results are lopsided; both stop at the same maximum.
-    for _ in range(max_iterations):
-        new = _mm_step(stages, gamma, wins, prior)
-        change = max(abs(math.log(a) - math.log(b)) for a, b in zip(new, gamma, strict=True))
-        gamma = new
-        if change < NEWTON_FROM:
-            break
-    for _ in range(NEWTON_STEPS):
-        step = _newton_step(stages, gamma, wins, prior)
-        if step is None or max(abs(d) for d in step) < tolerance:
-            break
-        gamma = _damped(stages, gamma, wins, prior, step)
-    theta = [math.log(g) for g in gamma]
-    info = _information(stages, gamma, prior, n)
-    covariance = _covariance(info, prior, n)
+    exact = m <= EXACT_LIMIT
+    gamma = _fit(
+        stages,
+        wins,
+        prior,
+        tolerance=tolerance,
+        max_iterations=max_iterations if exact else LARGE_FIELD_ITERATIONS,
+        newton=exact,
+    )
+    theta = [0.0] * n  # an entrant without games: γ = 1, the reference's strength
+    for i, k in enumerate(rated):
+        theta[k] = math.log(gamma[i])
+    variances = _centred_variances(stages, gamma, prior, rated, n) if exact else [math.inf] * n
     mean = sum(theta) / n
     ratings = []
     for k, name in enumerate(entrants):
-        variance = covariance[k][k] if covariance is not None else math.inf
+        variance = variances[k]
         error = Z95 * math.sqrt(variance) * ELO_PER_NATURAL if variance >= 0 else math.inf
         ratings.append(Rating(name, (theta[k] - mean) * ELO_PER_NATURAL, error, counts[k]))
     return ratings
 
 
+def _fit(
+    stages: Sequence[tuple[tuple[int, ...], float]],
+    wins: Sequence[float],
+    prior: float,
+    *,
+    tolerance: float,
+    max_iterations: int,
+    newton: bool,
+) -> list[float]:
+    """The strengths γ at the maximum: Hunter's MM iterations until close, then (with
+    ``newton``) Newton steps on ln(γ) with the same information matrix as the error
+    bars: MM alone converges linearly and slowly when results are lopsided; both stop
+    at the same maximum."""
+    gamma = [1.0] * len(wins)
+    if not gamma:
+        return gamma
+    for _ in range(max_iterations):
+        new = _mm_step(stages, gamma, wins, prior)
+        change = max(abs(math.log(a) - math.log(b)) for a, b in zip(new, gamma, strict=True))
+        gamma = new
+        if change < (NEWTON_FROM if newton else tolerance):
+            break
+    if not newton:
+        return gamma
+    for _ in range(NEWTON_STEPS):
+        step = _newton_step(stages, gamma, wins, prior)
+        if step is None or max(abs(d) for d in step) < tolerance:
+            break
+        moved = _damped(stages, gamma, wins, prior, step)
+        if moved is gamma:  # no step raises the likelihood: at the maximum, to rounding
+            break
+        gamma = moved
+        if max(abs(d) for d in step) < NEWTON_LAST:
+            break  # the next step would be below rounding (Newton converges quadratically)
+    return gamma
+
+
+def _centred_variances(
+    stages: Sequence[tuple[tuple[int, ...], float]],
+    gamma: Sequence[float],
+    prior: float,
+    rated: Sequence[int],
+    n: int,
+) -> list[float]:
+    """Each entrant's variance of its mean-0 rating (in ln γ), ``inf`` when the data do
+    not fix it. The covariance is block-diagonal: the rated entrants' block (the inverse
+    of their information), and for each entrant without games the prior's alone,
+    ``1 / (prior · ¼)``; centring on the mean of all ``n`` (C Σ C, C = I - J/n) needs
+    only its row sums."""
+    m = len(rated)
+    covariance = _covariance(_information(stages, gamma, prior, m), prior, m, centre=False)
+    if covariance is None:
+        return [math.inf] * n
+    if m == n:  # every entrant rated (always so without a prior): the block is everything
+        centred = _centre(covariance)
+        return [centred[k][k] for k in range(n)]
+    alone = 4.0 / prior  # γ = 1: p (1 - p) = ¼ per virtual game
+    row_sums = [sum(row) for row in covariance]
+    grand = (sum(row_sums) + (n - m) * alone) / (n * n)
+    variances = [alone - 2 * alone / n + grand] * n
+    for i, k in enumerate(rated):
+        variances[k] = covariance[i][i] - 2 * row_sums[i] / n + grand
+    return variances
+
+
 NEWTON_FROM = 1e-3
 """MM hands over to Newton once no ln(gamma) moves more than this per iteration."""
 NEWTON_STEPS = 50
+NEWTON_LAST = 1e-6
+"""A Newton step smaller than this in every ln(γ) (under 0.001 Elo) is the last one: the
+gradient's rounding keeps later steps near this size without moving the maximum, and
+each costs an inversion of the information."""
 
 
 def _mm_step(
@@ -258,10 +347,15 @@ def _covariance(
         return None
     if not centre:
         return inverse
-    # Centre: C Σ C with C = I - J/n.
-    row_means = [sum(row) / n for row in inverse]
-    col_means = [sum(inverse[i][j] for i in range(n)) / n for j in range(n)]
+    return _centre(inverse)
+
+
+def _centre(matrix: list[list[float]]) -> list[list[float]]:
+    """C Σ C with C = I - J/n: the covariance of mean-0 values."""
+    n = len(matrix)
+    row_means = [sum(row) / n for row in matrix]
+    col_means = [sum(matrix[i][j] for i in range(n)) / n for j in range(n)]
     grand = sum(row_means) / n
     return [
-        [inverse[i][j] - row_means[i] - col_means[j] + grand for j in range(n)] for i in range(n)
+        [matrix[i][j] - row_means[i] - col_means[j] + grand for j in range(n)] for i in range(n)
     ]

@@ -220,27 +220,7 @@ def summarize_counts(info: EventInfo, counts: Counts) -> Summary:
                     row.draws,
                 )
             )
-        names = list(info.names)
-        for i, a in enumerate(names):
-            for b in names[i + 1 :]:
-                met = Counts(counts.names, False)
-                met.games = {k: n for k, n in counts.games.items() if set(k[0]) == {a, b}}
-                if not met.games:
-                    continue
-                w, d, l_ = met.wdl(a)
-                penta = counts.pentanomial(a, b) if info.paired else None
-                pairs.append(
-                    PairResult(
-                        a,
-                        b,
-                        w,
-                        d,
-                        l_,
-                        elo_wdl(w, d, l_),
-                        penta,
-                        elo_pentanomial(penta) if penta is not None else None,
-                    )
-                )
+        pairs = _pair_results(info, counts)
     seen: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
     for seats, outcome, n in outcomes:
         key = (seats, outcome.ranks)
@@ -270,6 +250,39 @@ def summarize_counts(info: EventInfo, counts: Counts) -> Summary:
         sprt_status,
         has_game_points(o for _s, o, _n in outcomes),
     )
+
+
+def _pair_results(info: EventInfo, counts: Counts) -> list[PairResult]:
+    """Every pair that met (two seats), in the order of ``info.names``, from ``a``'s side
+    (``a`` named first). One pass over the outcome keys: the cost grows with the games
+    played, never with the square of the field."""
+    order = {name: i for i, name in enumerate(info.names)}
+    met: dict[tuple[str, str], list[int]] = {}
+    for (seats, _token, ranks, _scores, _culprit), n in counts.games.items():
+        if len(seats) != 2 or seats[0] == seats[1] or not all(s in order for s in seats):
+            continue
+        a, b = sorted(seats, key=order.__getitem__)
+        wdl = met.setdefault((a, b), [0, 0, 0])
+        mine, theirs = ranks[seats.index(a)], ranks[seats.index(b)]
+        wdl[0 if mine < theirs else 1 if mine == theirs else 2] += n
+    pairs: list[PairResult] = []
+    for (a, b), (w, d, l_) in sorted(
+        met.items(), key=lambda item: (order[item[0][0]], order[item[0][1]])
+    ):
+        penta = counts.pentanomial(a, b) if info.paired else None
+        pairs.append(
+            PairResult(
+                a,
+                b,
+                w,
+                d,
+                l_,
+                elo_wdl(w, d, l_),
+                penta,
+                elo_pentanomial(penta) if penta is not None else None,
+            )
+        )
+    return pairs
 
 
 # --- JSON --------------------------------------------------------------------------------

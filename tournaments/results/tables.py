@@ -89,9 +89,44 @@ def _suffix(place: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
 
 
+CROSSTABLE_LIMIT = 100
+"""Most entrants a crosstable shows: it has a cell per two entrants, so a field of
+10,000 would make 100 million cells (and nobody reads a table 100 columns wide)."""
+
+
+def crosstable_names(summary: Summary) -> list[str] | None:
+    """The entrants of the crosstable, in standings order: every entrant of a field of
+    up to ``CROSSTABLE_LIMIT``; of a larger field, those who played a game, if they are
+    no more than that; else None (the crosstable is left out: ``results.json`` lists
+    every pair that met, whatever the field)."""
+    names = [row.name for row in summary.rows]
+    if len(names) <= CROSSTABLE_LIMIT:
+        return names
+    played = [row.name for row in summary.rows if row.games]
+    return played if len(played) <= CROSSTABLE_LIMIT else None
+
+
+def crosstable_title(summary: Summary) -> str:
+    """The crosstable's heading, saying whom it leaves out in a large field."""
+    title = "Crosstable (pairwise points: ahead 1, tied 1/2, behind 0)"
+    shown = crosstable_names(summary)
+    field = len(summary.rows)
+    if shown is None:
+        return (
+            f"Crosstable left out: more than {CROSSTABLE_LIMIT} of the {field} entrants "
+            "played (results.json lists every pair that met)"
+        )
+    if len(shown) < field:
+        return f"{title}, the {len(shown)} of {field} entrants who played"
+    return title
+
+
 def crosstable_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
-    """Headers and cells of the pairwise crosstable, entrants in standings order."""
-    order = [row.name for row in summary.rows]
+    """Headers and cells of the pairwise crosstable of ``crosstable_names`` (none when
+    it is left out)."""
+    order = crosstable_names(summary)
+    if order is None:
+        return [], []
     headers = ["#", "Entrant", *[str(i) for i in range(1, len(order) + 1)], "Score"]
     cells: list[list[object]] = []
     for i, a in enumerate(order, start=1):
@@ -207,7 +242,7 @@ def sections(summary: Summary) -> list[tuple[str, tuple[list[str], list[list[obj
     """The titled tables of a summary, in order."""
     out = [
         ("Standings", standings_rows(summary)),
-        ("Crosstable (pairwise points: ahead 1, tied 1/2, behind 0)", crosstable_rows(summary)),
+        (crosstable_title(summary), crosstable_rows(summary)),
     ]
     if summary.info.players == 2:
         out.append(("Elo against the field (95% error bars)", elo_rows(summary)))
@@ -245,7 +280,8 @@ def render(summary: Summary, fmt: str = "plain") -> str:
             parts.append(f"### {name}")
         else:
             parts.append(name)
-        parts.append(tabulate(cells, headers=headers, tablefmt=tablefmt, disable_numparse=True))
+        if headers:  # a table left out has its heading only
+            parts.append(tabulate(cells, headers=headers, tablefmt=tablefmt, disable_numparse=True))
     line = sprt_line(summary)
     if line is not None:
         parts.append(f"<p>{html.escape(line)}</p>" if fmt == "html" else line)

@@ -12,35 +12,60 @@ import trio
 
 from tournaments.play.journal import write_atomic, write_failed
 from tournaments.play.writer import Journal
+from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts
 from tournaments.results.tables import render
 
 
 class ResultsFile:
-    """``results.json``: rewritten from the journal's counts (``Journal.counts``: a cost
-    that does not grow with the games) on demand, at most every so often."""
+    """``results.json``: rewritten from a copy of the journal's counts (``Journal.counts``:
+    a cost that does not grow with the games).
+
+    The tables are computed and the file written in a thread, never in the event loop:
+    a field of 10,000 entrants takes seconds to lay out, and a loop busy that long
+    would hold up the games' replies and a stop signal. A cancelled write abandons its
+    thread (the file is replaced whole by a rename, or not at all).
+    """
 
     def __init__(self, path: Path, info: EventInfo, journal: Journal) -> None:
         self.path = path
         self.info = info
         self.journal = journal
-        self.last = -math.inf
         self.cost = 0.0
+        """Seconds the last rewrite took."""
+        self.written = -1
+        """Games counted at the last rewrite."""
+        self.lock = trio.Lock()
 
-    def write(self, every: float = 0.0) -> None:
-        """Rewrite the file if ``every`` seconds have passed since the last time, and
-        ten times what the last rewrite took (so a huge tournament is not slowed)."""
-        now = time.monotonic()
-        if now - self.last < max(every, 10 * self.cost if every else 0.0):
-            return
-        summary = summarize_counts(self.info, self.journal.counts)
+    async def write(self) -> None:
+        """Rewrite the file from the counts as they are now.
+
+        :raises OutputError: the file cannot be written (a full disk: the journal holds
+            the games).
+        """
+        counts = self.journal.counts.copy()  # the loop goes on adding games to its own
+        async with self.lock:
+            start = time.monotonic()
+            await trio.to_thread.run_sync(self._write, counts, abandon_on_cancel=True)
+            self.cost = time.monotonic() - start
+            self.written = counts.done
+
+    def _write(self, counts: Counts) -> None:
+        summary = summarize_counts(self.info, counts)
         try:
             write_atomic(self.path, render(summary, "json"))
         except OSError as exc:  # a full disk: stop cleanly, the journal holds the games
             raise write_failed(self.path, exc) from None
-        self.last = time.monotonic()
-        self.cost = self.last - now
+
+    async def run(self, every: float) -> None:
+        """Rewrite the file whenever games were journaled, at most every ``every``
+        seconds and ten times what the last rewrite took (a huge event is not slowed);
+        runs until cancelled."""
+        while True:
+            await trio.sleep(max(every, 10 * self.cost))
+            if self.journal.counts.done != self.written:
+                await self.write()
 
 
 BACKLOG = 64

@@ -15,7 +15,10 @@
    then appended to ``games.tgn``, before the game counts (``Recorder``: off the
    slots' path, in groups); ``results.json`` is refreshed at the start and the end,
    and with worker processes also every ``RESULTS_INTERVAL`` seconds (in a single
-   loop that work would delay the games: ``referee standings`` is the live view);
+   loop that work would delay the games: ``referee standings`` is the live view),
+   always computed and written in a thread (``ResultsFile``), so a big field's tables
+   never hold up the loop or a stop signal; a stopped run waits at most
+   ``STOPPED_WRITE_SECONDS`` for its last rewrite;
 4. a void game (an engine failed before its first move request) is journaled as
    void and played again at once, up to ``VOID_ATTEMPTS`` times; then the
    tournament stops with an error (fix the engine and ``--resume``);
@@ -55,6 +58,8 @@ from tournaments.runner.tally import Tally
 
 RESULTS_INTERVAL = 2.0
 """Seconds between rewrites of ``results.json`` while the tournament runs."""
+STOPPED_WRITE_SECONDS = 0.5
+"""How long a stopped run waits for its last rewrite of ``results.json``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +171,7 @@ async def run_tournament(
         tally = Tally(info, journal.counts)
         result.sprt_decision = tally.sprt_decision()
         results = ResultsFile(out / RESULTS, info, journal)
-        results.write()
+        await results.write()
         if result.sprt_decision is not None or journal.done >= total:
             result.complete = True
             return result
@@ -185,6 +190,14 @@ async def run_tournament(
                 started = time.perf_counter()
                 cpu_start = cpu_times()
                 stop = trio.CancelScope()
+                refresh = trio.CancelScope()
+                if not plays_here:  # the runner's loop plays no game: keep the file fresh
+
+                    async def refreshing() -> None:
+                        with refresh:
+                            await results.run(RESULTS_INTERVAL)
+
+                    nursery.start_soon(refreshing)
 
                 def after(report: GameReport) -> None:
                     if report.void:
@@ -194,8 +207,6 @@ async def run_tournament(
                     if keep_played:
                         result.played.append(report)
                     tally.add(report)
-                    if not plays_here:  # the runner's loop plays no game: it may take its time
-                        results.write(every=RESULTS_INTERVAL)
                     if info.sprt is not None:
                         result.sprt_decision = tally.sprt_decision()
                         if result.sprt_decision is not None:
@@ -225,7 +236,15 @@ async def run_tournament(
                             raise
                         await recorder.flush()
                 await recorder.close()
+                refresh.cancel()
                 result.wall = time.perf_counter() - started
+        except BaseException:
+            # Stopped (a signal, an error): the file gets what the journal holds, if that
+            # is quick; a stop must not wait for a big field's tables (the journal and
+            # ``referee standings`` have them anyway).
+            with trio.CancelScope(shield=True), trio.move_on_after(STOPPED_WRITE_SECONDS):
+                await results.write()
+            raise
         finally:
             cpu_end = cpu_times()
             result.cpu_runner = cpu_end[0] - cpu_start[0]
@@ -233,7 +252,7 @@ async def run_tournament(
                 result.cpu_workers, result.cpu_engines = worker_cpu
             else:
                 result.cpu_engines = cpu_end[1] - cpu_start[1]
-            results.write()
+        await results.write()
         result.complete = result.sprt_decision is not None or journal.done >= total
         return result
 
