@@ -150,10 +150,11 @@ def with_command_line_adjudication(
     return cfg.model_copy(update={"adjudication": section})
 
 
-def _interrupted(directory: Path | None) -> NoReturn:
-    """Say what an interrupted run kept and how to go on; exit 130."""
-    if directory is not None and _started(directory):
-        done = _finished(directory)
+def _interrupted(directory: Path | None, done: int | None = None) -> NoReturn:
+    """Say what an interrupted run kept (``done`` finished games, when known) and how to
+    go on; exit 130."""
+    if directory is not None and (done is not None or _started(directory)):
+        done = done if done is not None else _finished(directory)
         typer.echo(
             f"referee: interrupted with {done} finished game(s) in {directory}; "
             f"continue with: referee tournament --resume --out {directory}",
@@ -353,7 +354,11 @@ def tournament_command(
     live_address = parse_live(live) if live is not None else None
     display = ProgressDisplay(sys.stdout, quiet=quiet)
 
+    done: list[int] = []  # finished games as of the last one journaled (an interrupt
+    # then says so without reading the directory back)
+
     def on_game(report: GameReport, progress: Progress) -> None:
+        done[:] = [progress.done]
         display.game(report, progress)
 
     view = (
@@ -389,7 +394,7 @@ def tournament_command(
         raise TournamentError(f"{exc}; continue with --resume") from None
     except KeyboardInterrupt:  # a signal during the games or the final tables
         display.clear()
-        _interrupted(directory)
+        _interrupted(directory, done[0] if done else None)
 
 
 def _finished(directory: Path) -> int:

@@ -345,29 +345,53 @@ def swiss_pairings(
         candidates = [e for e in reversed(order) if e not in byes] or [order[-1]]
         bye = candidates[0]
         order.remove(bye)
-    budget = [SWISS_SEARCH_LIMIT]
-
-    def search(rest: list[int]) -> list[tuple[int, int]] | None:
-        if not rest:
-            return []
-        first, others = rest[0], rest[1:]
-        for k, other in enumerate(others):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            if frozenset((first, other)) in played:
-                continue
-            tail = search(others[:k] + others[k + 1 :])
-            if tail is not None:
-                return [(first, other), *tail]
-        return None
-
-    found = search(order)
+    found = _pair_without_rematches(order, played, SWISS_SEARCH_LIMIT)
     if found is None:
         found = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
     seats = first_seats or {}
     pairs = tuple((a, b) if seats.get(a, 0) <= seats.get(b, 0) else (b, a) for a, b in found)
     return SwissRound(pairs, bye)
+
+
+def _pair_without_rematches(
+    order: Sequence[int], played: set[frozenset[int]], budget: int
+) -> list[tuple[int, int]] | None:
+    """Pairs of ``order`` (an even count) with no pair in ``played``: from the top, each
+    unpaired entrant with the nearest one below it it has not met, backtracking when
+    the rest cannot be paired so; None when there is none or after ``budget`` tries.
+
+    A depth-first search with its own stack (a field of 10,000 pairs 5,000 deep, past
+    Python's recursion limit) over positions in ``order`` marked used: memory O(n).
+    """
+    n = len(order)
+    used = [False] * n
+    stack: list[tuple[int, int]] = []  # (position of the first, of its partner)
+    first, start = 0, None
+    while True:
+        while first < n and used[first]:
+            first += 1
+        if first >= n:
+            return [(order[a], order[b]) for a, b in stack]
+        partner = None
+        for j in range(first + 1 if start is None else start, n):
+            if used[j]:
+                continue
+            budget -= 1
+            if budget < 0:
+                return None
+            if frozenset((order[first], order[j])) not in played:
+                partner = j
+                break
+        if partner is not None:
+            used[first] = used[partner] = True
+            stack.append((first, partner))
+            start = None
+            continue
+        if not stack:
+            return None
+        first, after = stack.pop()  # the last pair cannot stand: its first tries further
+        used[first] = used[after] = False
+        start = after + 1
 
 
 def swiss_round_fixtures(
