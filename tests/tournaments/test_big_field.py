@@ -41,6 +41,7 @@ from tournaments.event.schedule import (
 from tournaments.play.journal import JOURNAL, read_journal
 from tournaments.results import plackett_luce as pl
 from tournaments.results.counts import Counts
+from tournaments.results.elo import Z95
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts, summary_json
 from tournaments.results.tables import CROSSTABLE_LIMIT, crosstable_names, render
@@ -165,7 +166,7 @@ def test_a_crosstable_of_too_many_players_is_left_out_with_a_reason() -> None:
 
 def test_a_plackett_luce_fit_without_the_unplayed_equals_the_dense_one() -> None:
     entrants = [f"e{i}" for i in range(9)]
-    seen = {
+    seen: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {
         (("e0", "e1", "e2"), (1, 2, 3)): 3,
         (("e2", "e0", "e1"), (1, 2, 2)): 2,
         (("e1", "e2", "e3"), (3, 1, 2)): 1,
@@ -191,7 +192,7 @@ def test_a_plackett_luce_fit_without_the_unplayed_equals_the_dense_one() -> None
     mean = sum(theta) / 9
     for k, rating in enumerate(fitted):
         assert rating.rating == pytest.approx((theta[k] - mean) * pl.ELO_PER_NATURAL, abs=1e-6)
-        expected = pl.Z95 * math.sqrt(covariance[k][k]) * pl.ELO_PER_NATURAL
+        expected = Z95 * math.sqrt(covariance[k][k]) * pl.ELO_PER_NATURAL
         assert rating.error == pytest.approx(expected, rel=1e-6)
 
 
@@ -199,7 +200,9 @@ def test_a_plackett_luce_fit_of_a_large_field_has_ratings_but_no_error_bars() ->
     m = pl.EXACT_LIMIT + 1
     entrants = [f"e{i}" for i in range(m)]
     # A chain: e0 beats e1 beats e2 …, each pair meeting twice.
-    seen = {((entrants[i], entrants[i + 1]), (1, 2)): 2 for i in range(m - 1)}
+    seen: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {
+        ((entrants[i], entrants[i + 1]), (1, 2)): 2 for i in range(m - 1)
+    }
     ratings = pl.counted_plackett_luce(seen, entrants)
     assert all(math.isinf(r.error) for r in ratings)
     values = [r.rating for r in ratings]
