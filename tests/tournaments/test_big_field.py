@@ -2,9 +2,10 @@
 play. The schedule is made as it is taken, the tables grow with the games played, and a
 stop signal ends ``referee tournament`` at any moment with exit 130 and what it kept.
 
-The subprocess tests use bounds a loaded machine meets (20 s to a first game, where the
-unloaded target is 2 s; ``benchmarks/entrants_bench.py`` measures the targets); before
-this, a field of 10,000 played no game in 60 s and grew to gigabytes.
+The subprocess tests use bounds a loaded machine meets (30 s to a first game and 10 s
+from a signal to the exit, where the targets are 2 s each; ``benchmarks/entrants_bench.py``
+measures those); before this, a field of 10,000 played no game in 60 s and grew to
+gigabytes.
 """
 
 from __future__ import annotations
@@ -218,8 +219,8 @@ def test_ten_thousand_entrants_start_their_first_game_at_once(tmp_path: Path) ->
     began = time.monotonic()
     proc = start(config, tmp_path / "out", "--concurrency", "1")
     try:
-        line = wait_for_line(proc, b"Game 1/4 ", 20)
-        assert line is not None, "no first game within 20 s"
+        line = wait_for_line(proc, b"Game 1/4 ", 30)
+        assert line is not None, "no first game within 30 s"
         assert b"r0 vs r9999" in line, line
         _out, err = proc.communicate(timeout=120)
     finally:
@@ -257,7 +258,8 @@ def test_a_signal_during_the_games_exits_130_with_the_resume_hint(
     config = write_field(tmp_path / "field.toml", FIELD, games=100_000)
     proc = start(config, out, "--concurrency", "2")
     try:
-        assert wait_for_line(proc, b"Game 1/", 20) is not None, "no first game within 20 s"
+        # (Worker processes start first: this is not the first-game test.)
+        assert wait_for_line(proc, b"Game 1/", 90) is not None, "no first game within 90 s"
         seconds, code, err = stop(proc, signum)
     finally:
         proc.kill()
