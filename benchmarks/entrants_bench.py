@@ -112,9 +112,12 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(path, ignore_errors=True)
             return path
 
-        firsts, codes = zip(*(first_game(four, out("o"), finish=True) for _ in range(args.runs)))
-        print(f"{n} entrants, 4 games: first game after {_median(list(firsts))} s, "
-              f"exit {sorted(set(codes))}", flush=True)  # fmt: skip
+        runs = [first_game(four, out("o"), finish=True) for _ in range(args.runs)]
+        print(
+            f"{n} entrants, 4 games: first game after {_median([r[0] for r in runs])} s, "
+            f"exit {sorted({r[1] for r in runs})}",
+            flush=True,
+        )
         peaks = [peak_rss(four, out("o"), timeout=600)[0] for _ in range(args.runs)]
         print(f"{n} entrants, 4 games: peak RSS {_median(peaks)} MB", flush=True)
         played = [stopped_in_play(many, out("o")) for _ in range(args.runs)]
