@@ -25,7 +25,10 @@ once a chunk has been read at or after the deadline no further chunk is read for
 that request, and no ``info`` (nor blank line, nor stale ``pong``) is looked at
 past the deadline (one clock read per such line), so an engine that floods
 ``info`` lines is stopped at its deadline, not when it pauses. An answer read
-before the deadline is still taken, whenever it is looked at. A timeout's message
+before the deadline is still taken, whenever it is looked at (past the deadline the
+queued chatter is skipped unparsed, looking for it), and a wait that ends at the
+deadline looks at the pipe once more before it calls the timeout (the referee may
+have woken late: what it finds is judged by the clock and ``protocol.lag``). A timeout's message
 counts from the request (``since``), not from the last line. A run of reads that
 never waits yields to the scheduler every ``EAGER_READS`` chunks, so a flood does
 not starve the other games of the run.
@@ -59,6 +62,7 @@ from protocol.messages import Command, Info, Pong, Position, Quit, Reply
 from protocol.process import CHUNK_BYTES, DEFAULT_PIPE_BYTES, EngineProcess, describe_exit
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
+from protocol.words import BLANKS
 
 EXIT_AFTER_EOF_GRACE = 0.1
 """After EOF on stdout, how long to wait for the exit status to put in the message."""
@@ -292,12 +296,30 @@ class EngineChannel:
                     reply = None
                 elif type(reply) is not Info:
                     return reply, arrived
-            # Chatter (info, blank lines, stale pongs): not looked at past the deadline,
-            # however much of it was read before (a chunk holds thousands of lines).
+            # Chatter (info, blank lines, stale pongs) is not parsed past the deadline,
+            # however much of it was read (a chunk holds thousands of lines).
             if self._now() > deadline:
-                raise self._timeout(deadline, arrived if since is None else since, "kept writing")
+                return self._past_deadline(deadline, arrived if since is None else since)
             if reply is not None:
                 return reply, arrived
+
+    def _past_deadline(self, deadline: float, since: float) -> tuple[Reply, float]:
+        """The deadline passed while lines were queued: the first queued line that is not
+        chatter (an answer read before the deadline still counts: the clock judges it),
+        the chatter skipped unparsed; none: the timeout.
+
+        :raises EngineTimeoutError: only chatter was queued.
+        """
+        lines = self._lines
+        while lines:
+            line, arrived = lines.popleft()
+            head = line.lstrip(BLANKS)
+            if not head or head.startswith(("info", "pong")):
+                continue
+            reply = self._parse(line)
+            if type(reply) is not Info and type(reply) is not Pong:
+                return reply, arrived
+        raise self._timeout(deadline, since, "kept writing")
 
     def _parse(self, line: str) -> Reply:
         """``parse_reply``, its error naming the engine and quoting the line."""
@@ -354,6 +376,7 @@ class EngineChannel:
         if self._last_read >= deadline:
             raise self._timeout(deadline, since, "kept writing")
         fd = self._stdout_fd
+        waited_out = False  # the wait reached the deadline: one last look, then the timeout
         while True:
             if self._eager >= EAGER_READS:
                 # A run of reads that never waits (a flood): let the other tasks run.
@@ -373,6 +396,10 @@ class EngineChannel:
                 raise self._fail(
                     EngineTerminatedError(f"engine {self.spec.name!r} {self._exit_text()}")
                 )
+            if waited_out:
+                # Looked at after the deadline and still empty: the engine's own lateness,
+                # however late the referee woke (it had that much more time).
+                raise self._timeout(deadline, since, "sent nothing more")
             with trio.move_on_at(deadline) as scope:
                 self._waiting = scope
                 try:
@@ -381,8 +408,7 @@ class EngineChannel:
                     pass
                 finally:
                     self._waiting = None
-            if scope.cancelled_caught and not self._exited.is_set():
-                raise self._timeout(deadline, since, "sent nothing more")
+            waited_out = scope.cancelled_caught and not self._exited.is_set()
         if not chunk:
             # EOF. The exit status makes a better message; it normally follows at once.
             # In the sandbox the status comes through the warden and bwrap: a bit later.

@@ -45,6 +45,7 @@ from protocol.errors import (
     EngineTimeoutError,
     ProtocolViolation,
 )
+from protocol.lag import lag_monitor
 from protocol.lines import MAX_LINE_BYTES
 from protocol.messages import (
     PROTOCOL_NAME,
@@ -106,6 +107,10 @@ class MoveAnswer(NamedTuple):
     """Trio time at which the reply line was read from the pipe."""
     search: SearchInfo = NO_SEARCH
     """The structured items of the ``info`` lines, merged: each item's last value."""
+    late: float = 0.0
+    """The referee's own lateness during the request: the longest stall of its event
+    loop between ``sent_at`` and ``arrived_at`` (``protocol.lag``), seconds. Part of
+    ``elapsed`` may be this wait, not the engine's."""
 
     @property
     def elapsed(self) -> float:
@@ -134,6 +139,8 @@ class EngineSession(EngineChannel):
         if key is not _PRIVATE:
             raise TypeError("use 'async with EngineSession.open(spec)' to start an engine")
         super().__init__(spec, transcript, max_line_bytes=max_line_bytes)
+        self._lag = lag_monitor()
+        """The run's measure of the referee's own stalls (``MoveAnswer.late``)."""
         self.engine_id: dict[str, str] = {}
         """``id`` replies of the handshake: ``name`` and ``author`` when the engine sent them."""
         self.engine_options: tuple[OptionReply, ...] = ()
@@ -371,7 +378,12 @@ class EngineSession(EngineChannel):
             while True:
                 reply, arrived = await self.receive(deadline, sent_at)
                 if isinstance(reply, MoveReply):
-                    return MoveAnswer(reply.move, tuple(infos or ()), sent_at, arrived, search)
+                    late = self._lag.stalled(sent_at, arrived)
+                    if late:
+                        self._note_late(late)
+                    return MoveAnswer(
+                        reply.move, tuple(infos or ()), sent_at, arrived, search, late
+                    )
                 if isinstance(reply, Info):
                     if infos is None:
                         infos = deque(maxlen=MAX_INFOS)
@@ -389,6 +401,13 @@ class EngineSession(EngineChannel):
                     )
         except EngineError as exc:
             raise await self._diagnosed(exc) from None
+
+    def _note_late(self, late: float) -> None:
+        """Keep the referee's lateness during a move in the transcript."""
+        self._note(
+            f"referee late: its event loop stalled {late * 1000:.1f} ms while this move ran"
+            " (charged to the engine's clock; a time loss it explains voids the game)"
+        )
 
     def _searched(self, search: SearchInfo, text: str) -> SearchInfo:
         """``search`` with the items of one ``info`` text merged in.

@@ -18,14 +18,24 @@ bad line, ``error`` reply   void game                      forfeit: ``protocol-e
 (ProtocolViolation)
 unparsable move text        —                              forfeit: ``illegal-move``
 well-formed illegal move    —                              forfeit: ``illegal-move``
-reply later than the        —                              forfeit: ``timeout`` (overrun ms)
-clock allows (+ margin)
+reply later than the        —                              forfeit: ``timeout`` (overrun ms),
+clock allows (+ margin)                                     or ``void`` if the referee's own
+                                                            lateness explains it (below)
 ``resign``                  —                              forfeit: ``resignation``
 ==========================  ===========================  ================================
 
 An ``illegal-move`` reason quotes the move, its ply (counted from the game's initial
 position, an opening's plies included) and why: the parse error for unparsable text, the
 rule it breaks (``State.why_illegal``) for a well-formed one.
+
+**Never blame an engine for the runner's fault.** Each answer carries the referee's own
+lateness while it ran (``MoveAnswer.late``: the longest stall of the referee's event
+loop, ``protocol.lag``), summed per seat over the game. A reply later than the clock
+allows, when the seat's summed lateness is at least the overrun (without the
+referee's stalls it would have been in time), voids the game (``RUNNER_LATE`` opens
+the reason; no culprit) instead of forfeiting it: a tournament plays it again. A
+timeout (``EngineTimeoutError``) is always the engine's: the referee looked at the
+pipe at or after the deadline and no answer was there.
 
 A forfeit ends the game for every seat count: the culprit is ranked last, the
 other seats are ranked among themselves by ``Game.score_unfinished`` (in a
@@ -67,6 +77,9 @@ FAILURE_POLICY: dict[type[EngineError], Termination] = {
 }
 """Termination of an engine failure after the first move request (before it: VOID)."""
 
+RUNNER_LATE = "runner late"
+"""How the reason of a game voided by the referee's own lateness begins."""
+
 DEFAULT_MAX_PLIES = 20_000
 """Move limit unless the caller sets one: above the longest game that always ends by the
 rules (Tricolor on its largest board, n = 64: at most 3·64² = 12,288 placements)."""
@@ -103,6 +116,8 @@ class PlayedMove(NamedTuple):
     """Clock reading when the reply arrived."""
     search: SearchInfo = NO_SEARCH
     """The engine's last reported search items (a score for another seat count dropped)."""
+    late: float = 0.0
+    """The referee's own lateness while the move ran (``MoveAnswer.late``), seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +134,16 @@ class GameResult:
     def void(self) -> bool:
         """True when the game is not to be scored."""
         return self.outcome.termination is Termination.VOID
+
+    @property
+    def runner_fault(self) -> bool:
+        """True when the game is void because the referee itself was late."""
+        return runner_fault(self.outcome)
+
+
+def runner_fault(outcome: Outcome) -> bool:
+    """True when ``outcome`` is a game voided by the referee's own lateness."""
+    return outcome.termination is Termination.VOID and outcome.reason.startswith(RUNNER_LATE)
 
 
 MoveHook = Callable[[int, PlayedMove], None]
@@ -185,6 +210,7 @@ async def play_game(
     clock = Clock(tc, num_players)
     adjudicator = ScoreAdjudicator(adjudication, num_players) if adjudication else None
     decision: Decision | None = None
+    late_total = [0.0] * num_players  # the referee's own lateness, per seat, this game
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -214,16 +240,26 @@ async def play_game(
             )
             break
         elapsed = reply.elapsed
+        if reply.late:
+            late_total[mover] += reply.late
         charge = clock.charge(mover, elapsed)
         if charge.overrun > 0:
-            late = round(charge.overrun * 1000)
-            outcome = forfeit_outcome(
-                game,
-                state,
-                Termination.TIMEOUT,
-                mover,
-                f"{_who(mover, player)} loses on time ({late} ms over)",
-            )
+            over = round(charge.overrun * 1000)
+            if late_total[mover] >= charge.overrun:
+                outcome = _void(
+                    f"{RUNNER_LATE}: {_who(mover, player)} went {over} ms over its time,"
+                    f" but the referee itself stalled {late_total[mover] * 1000:.0f} ms"
+                    " during its moves: void, to be played again",
+                    None,
+                )
+            else:
+                outcome = forfeit_outcome(
+                    game,
+                    state,
+                    Termination.TIMEOUT,
+                    mover,
+                    f"{_who(mover, player)} loses on time ({over} ms over)",
+                )
             break
         try:
             move = game.parse_move(state, reply.move)
@@ -253,6 +289,7 @@ async def play_game(
             reply.sent_at,
             reply.arrived_at,
             search,
+            reply.late,
         )
         if adjudicator is not None:
             decision = adjudicator.observe(mover, search.score)

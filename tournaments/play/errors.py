@@ -6,6 +6,9 @@ imports the other back.
 
 VOID_ATTEMPTS = 3
 """Times a game is tried while it comes out void before the tournament stops."""
+RUNNER_VOID_ATTEMPTS = 10
+"""Times a game may come out void by the referee's own lateness (``GameReport.runner_fault``),
+counted apart from ``VOID_ATTEMPTS``: an overloaded runner is not an engine's failure."""
 
 
 class TournamentError(ValueError):

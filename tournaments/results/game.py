@@ -14,6 +14,7 @@ from operator import mul, truediv
 from typing import Any
 
 from referee.core import Outcome, Termination
+from referee.match import runner_fault
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,12 @@ class GameReport:
     def void(self) -> bool:
         """True when the game is not to be scored."""
         return self.outcome.termination is Termination.VOID
+
+    @property
+    def runner_fault(self) -> bool:
+        """True when the game is void because the referee itself was late
+        (``referee.match.RUNNER_LATE``), not because of an engine."""
+        return runner_fault(self.outcome)
 
     def to_json(self, *, timings: bool = True) -> dict[str, Any]:
         """A JSON-able dict (times in whole microseconds; left out without ``timings``)."""

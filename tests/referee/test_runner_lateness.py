@@ -1,0 +1,128 @@
+"""Never blame an engine for the runner's fault (``referee.match``, ``protocol.lag``).
+
+Eight games of instant engines (real processes) at 1+0.01 run in one trio loop while
+the runner itself is overloaded. The engines answer in milliseconds, so every time
+loss would be the runner's doing: none may be blamed on an engine. A game the
+referee's stalls pushed over the clock is void (to be played again), with the
+referee's lateness in its reason and in the transcript.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+import trio
+
+from protocol.lag import lag_monitor
+from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
+from referee.clock import TimeControl
+from referee.core import Termination
+from referee.match import RUNNER_LATE, GameResult, play_game
+from referee.players import EnginePlayer
+from referee.registry import make_game
+from tests.conftest import bot_argv
+
+CONCURRENCY = 8
+TC = "1+0.01"
+MARGIN = 0.05
+HOGS = 8
+"""CPU hogs pinned to the runner's core (it gets a ninth of it)."""
+
+
+def engine(name: str, seed: int, wrap: tuple[str, ...] = ()) -> EngineSpec:
+    return EngineSpec(name=name, argv=(*wrap, *bot_argv("random", "--seed", str(seed))))
+
+
+async def play_games(
+    wrap: tuple[str, ...] = (), size: int = 9
+) -> tuple[list[GameResult], list[Transcript]]:
+    """``CONCURRENCY`` games of random bots at ``TC`` on Trike of ``size``, all at once."""
+    game = make_game("trike", {"size": str(size)})
+    tc = TimeControl.parse(TC, margin=MARGIN)
+    results: list[GameResult] = []
+    transcripts: list[Transcript] = []
+
+    async def one(n: int) -> None:
+        async with (
+            EnginePlayer.open(engine("a", n, wrap), on_transcript=transcripts.append) as a,
+            EnginePlayer.open(engine("b", n + 100, wrap), on_transcript=transcripts.append) as b,
+        ):
+            results.append(await play_game(game, [a, b], tc, seed=n))
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            for n in range(CONCURRENCY):
+                nursery.start_soon(one, n)
+    return results, transcripts
+
+
+def check_nobody_blamed(results: list[GameResult], transcripts: list[Transcript]) -> int:
+    """Assert no time loss is blamed on an engine; return the runner-caused voids."""
+    timeouts = [r.outcome.reason for r in results if r.outcome.termination is Termination.TIMEOUT]
+    assert timeouts == []
+    voids = [r for r in results if r.void]
+    assert all(r.runner_fault and r.outcome.culprit is None for r in voids)
+    assert all(r.outcome.reason.startswith(RUNNER_LATE) for r in voids)
+    if voids:
+        notes = "\n".join(line for t in transcripts for line in t.lines())
+        assert "referee late: its event loop stalled" in notes
+    return len(voids)
+
+
+async def test_a_runner_stalling_its_own_loop_blames_no_engine() -> None:
+    """A CPU hog inside the runner's loop: 450 ms of busy work every 50 ms."""
+    lag_monitor()
+    stop = trio.Event()
+
+    async def hog() -> None:
+        while not stop.is_set():
+            end = time.perf_counter() + 0.45
+            while time.perf_counter() < end:
+                pass  # the runner busy: every engine's reply waits unread
+            await trio.sleep(0.05)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(hog)
+        results, transcripts = await play_games()
+        stop.set()
+    voids = check_nobody_blamed(results, transcripts)
+    print(f"runner-caused voids: {voids} of {len(results)} games")
+    late = [move.late for r in results for move in r.moves]
+    assert max(late) > MARGIN  # the stalls were measured, move by move
+    assert voids > 0  # and they did push clocks over: those games are void, not forfeits
+
+
+def _pinned_hogs(cpu: int, count: int) -> Iterator[subprocess.Popen[bytes]]:
+    for _ in range(count):
+        yield subprocess.Popen(
+            ["taskset", "-c", str(cpu), sys.executable, "-c", "while True: pass"]
+        )
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs two CPUs to pin the runner and its engines apart",
+)
+async def test_cpu_hogs_pinned_beside_the_runner_blame_no_engine() -> None:
+    """The issue's case: CPU hogs pinned to the runner's core, engines on the other one."""
+    cpus = sorted(os.sched_getaffinity(0))
+    runner_cpu, engine_cpu = cpus[0], cpus[1]
+    saved = os.sched_getaffinity(0)
+    hogs = list(_pinned_hogs(runner_cpu, HOGS))
+    try:
+        os.sched_setaffinity(0, {runner_cpu})
+        lag_monitor()
+        results, transcripts = await play_games(("taskset", "-c", str(engine_cpu)), size=19)
+    finally:
+        os.sched_setaffinity(0, saved)
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    voids = check_nobody_blamed(results, transcripts)
+    print(f"runner-caused voids: {voids} of {len(results)} games")
