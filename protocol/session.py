@@ -82,6 +82,8 @@ MAX_INFOS = 100
 """``info`` texts kept per move request (the last ones); all are in the transcript."""
 STDERR_SETTLE = 0.25
 """After an exit, how long a failure waits for the rest of the engine's stderr."""
+STDERR_GLANCE = 0.05
+"""For a failure of an engine still running, how long its stderr gets to catch up."""
 NO_OUTPUT_HINT = "nothing was read from the engine: does it flush stdout after each line?"
 """Added to a handshake timeout when the engine wrote nothing on stdout."""
 MAX_OPTIONS = 256
@@ -235,10 +237,13 @@ class EngineSession(EngineChannel):
         if error.diagnosed:
             return error
         process = self._process
-        if process is not None and (
-            isinstance(error, (EngineTerminatedError, EngineStartError)) or self._exited.is_set()
-        ):
-            await process.stderr_settled(STDERR_SETTLE)
+        if process is not None:
+            # After an exit, until stderr's end; while it runs, a moment for the drain to
+            # read what it wrote just before the bad line (the two pipes are read apart).
+            ended = isinstance(error, (EngineTerminatedError, EngineStartError))
+            await process.stderr_settled(
+                STDERR_SETTLE if ended or self._exited.is_set() else STDERR_GLANCE
+            )
         transcript = self.transcript
         error.add_diagnostics(
             transcript.last_stderr(STDERR_TAIL_LINES),
