@@ -34,6 +34,17 @@ def test_lines() -> None:
     assert bar.endswith("leader a 5/5")
 
 
+def test_a_failed_game_s_line_names_its_transcript_and_the_report_keeps_it() -> None:
+    crash = Outcome(Termination.CRASH, (2, 1), (0.0, 1.0), 0, "seat 1 (a): exited")
+    failed = dataclasses.replace(_report(5), outcome=crash, transcript="/ev/logs/t-7.log")
+    assert game_line(failed, 10).endswith("\n  transcript of game 5: /ev/logs/t-7.log")
+    assert "transcript" not in game_line(dataclasses.replace(failed, transcript=""), 10)
+    clean = dataclasses.replace(_report(6), transcript="/ev/logs/t-7.log")  # "all" keeps it
+    assert "transcript" not in game_line(clean, 10)  # only failures point at theirs
+    assert GameReport.from_json(failed.to_json()) == failed
+    assert "transcript_path" not in _report(6).to_json()
+
+
 def test_terminal_gets_a_redrawn_progress_line() -> None:
     out = io.StringIO()
     display = ProgressDisplay(out, tty=True)
