@@ -385,7 +385,12 @@ def tournament_command(
         typer.echo("")
         typer.echo(render(summary, "plain"), nl=False)
         if result.voids:
-            typer.echo(f"{result.voids} void game(s) were played again")
+            runner = (
+                f" ({result.runner_voids} because the runner itself was late)"
+                if result.runner_voids
+                else ""
+            )
+            typer.echo(f"{result.voids} void game(s) were played again{runner}")
         if result.sprt_decision is not None and summary.done < summary.info.total:
             typer.echo(f"stopped by the SPRT ({result.sprt_decision} accepted)")
         typer.echo(f"records in {directory / GAMES}")

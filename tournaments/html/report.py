@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from referee.core import Termination
@@ -199,6 +200,11 @@ def event_sections(
         f"{esc(info.game)}, {info.players} seats, {summary.done} of {info.total} games "
         f"finished, entrants: {esc(', '.join(info.names))}. Directory: {esc(directory)}."
     )
+    if summary.voids:
+        facts += (
+            f" {summary.voids} void game(s) played again, {summary.runner_voids} of them"
+            " because the runner itself was late (no engine blamed)."
+        )
     nav = "".join(
         f'<a href="#{anchor}">{label}</a>'
         for anchor, label in (
@@ -239,6 +245,7 @@ def build_report(
     ``picture`` draws one position (default: ``referee.pictures.position_parts``).
     """
     summary = summarize(event.info, list(event.games))
+    summary = replace(summary, voids=event.voids, runner_voids=event.runner_voids)
     games = GameViews(FramePool(), picture or svg_pieces, max(0, max_positions), [])
     records = [parse_game(report) for report in event.games]
     game_html = [

@@ -44,6 +44,8 @@ class Checkpoint:
     """Bytes of ``games.tgn`` holding exactly the records of the counted games."""
     voids: int = 0
     numbers: GameNumbers = field(default_factory=GameNumbers)
+    runner_voids: int = 0
+    """Of ``voids``, those voided by the referee's own lateness."""
 
 
 def header_digest(header_line: bytes) -> str:
@@ -60,6 +62,7 @@ def write_checkpoint(directory: Path, checkpoint: Checkpoint, digest: str) -> No
         "end": checkpoint.end,
         "games_end": checkpoint.games_end,
         "voids": checkpoint.voids,
+        "runner_voids": checkpoint.runner_voids,
         "numbers": checkpoint.numbers.to_json(),
         "counts": checkpoint.counts.to_json(),
     }
@@ -92,6 +95,9 @@ def read_checkpoint(directory: Path, digest: str, journal_size: int) -> Checkpoi
         counts = Counts.from_json(data["counts"])
         if counts.done > len(numbers):
             return None
-        return Checkpoint(counts, end, int(data["games_end"]), int(data["voids"]), numbers)
+        runner_voids = int(data.get("runner_voids", 0))  # absent from older checkpoints
+        return Checkpoint(
+            counts, end, int(data["games_end"]), int(data["voids"]), numbers, runner_voids
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None

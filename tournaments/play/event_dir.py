@@ -36,6 +36,10 @@ class Event:
     info: EventInfo
     games: tuple[GameReport, ...]
     """The finished (scored) games in journal order."""
+    voids: int = 0
+    """Void games journaled (each played again)."""
+    runner_voids: int = 0
+    """Of ``voids``, those voided by the referee's own lateness."""
 
 
 def read_event(directory: Path) -> Event:
@@ -47,7 +51,13 @@ def read_event(directory: Path) -> Event:
         state = read_journal(directory)
     except OSError as exc:
         raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
-    return Event(directory, _info(directory, state.info), tuple(state.games.values()))
+    return Event(
+        directory,
+        _info(directory, state.info),
+        tuple(state.games.values()),
+        state.voids,
+        state.runner_voids,
+    )
 
 
 def _info(directory: Path, header: dict[str, object] | None) -> EventInfo:

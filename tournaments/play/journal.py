@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.match import RUNNER_LATE
 from tournaments.results.game import GameReport
 
 JOURNAL = "journal.jsonl"
@@ -117,13 +118,15 @@ class JournalState:
     """Finished games by number, in journal order."""
     voids: int = 0
     """Void games recorded (each was, or will be, played again)."""
+    runner_voids: int = 0
+    """Of ``voids``, those voided by the referee's own lateness (``GameReport.runner_fault``)."""
     valid_bytes: int = 0
     """Length of the journal up to the end of its last complete line."""
 
 
 def _decode(raw: bytes, number: int, source: str) -> tuple[str, Any]:
     """One journal line: ``("tournament", header)``, ``("game", GameReport)`` or
-    ``("void", None)``.
+    ``("void", runner_void(entry))``.
 
     :raises JournalError: line 1 is not a version-``JOURNAL_VERSION`` header.
     :raises ValueError, KeyError, TypeError: the line is unreadable.
@@ -139,8 +142,15 @@ def _decode(raw: bytes, number: int, source: str) -> tuple[str, Any]:
     if kind == "game":
         return "game", GameReport.from_json(entry)
     if kind == "void":
-        return "void", None
+        return "void", runner_void(entry)
     raise ValueError(f"unknown entry type {kind!r}")
+
+
+def runner_void(entry: dict[str, Any]) -> bool:
+    """Whether a journal ``void`` entry is a game voided by the referee's own lateness."""
+    outcome = entry.get("outcome")
+    reason = outcome.get("reason") if isinstance(outcome, dict) else None
+    return isinstance(reason, str) and reason.startswith(RUNNER_LATE)
 
 
 def _unreadable(source: str, number: int, exc: Exception) -> JournalError:
@@ -173,6 +183,7 @@ def parse_journal(data: bytes, source: str = JOURNAL) -> JournalState:
             state.games.setdefault(value.number, value)
         else:
             state.voids += 1
+            state.runner_voids += bool(value)
         offset += len(raw) + 1
         state.valid_bytes = offset
     return state

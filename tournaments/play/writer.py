@@ -84,6 +84,8 @@ class Journal:
         """Numbers of the finished games (``in`` and ``len``)."""
         self.voids = checkpoint.voids
         """Void games journaled (each was, or will be, played again)."""
+        self.runner_voids = checkpoint.runner_voids
+        """Of ``voids``, those voided by the referee's own lateness (``runner_fault``)."""
         self._journal_fd, self._games_fd, self._index_fd = fds
         self._size = checkpoint.end
         """The journal's length (the ``end`` of the next index line is past it)."""
@@ -232,6 +234,7 @@ class Journal:
             end, games_end, new = self._pending.popleft()
             if report.void:
                 self.voids += 1
+                self.runner_voids += report.runner_fault
             elif new:
                 self.numbers.add(report.number)
                 self.counts.add(report)
@@ -242,7 +245,9 @@ class Journal:
     def checkpoint(self) -> None:
         """Write ``tally.json`` for the games noted so far (``play.checkpoint``)."""
         end, games_end = self._noted
-        state = Checkpoint(self.counts, end, games_end, self.voids, self.numbers)
+        state = Checkpoint(
+            self.counts, end, games_end, self.voids, self.numbers, self.runner_voids
+        )
         write_checkpoint(self.directory, state, self.digest)
         self._checkpointed = time.monotonic()
 
@@ -281,6 +286,7 @@ def _recover(directory: Path, journal_fd: int, header: bytes, counts: Counts) ->
             valid = end
             if kind == "void" and end > state.end:
                 state.voids += 1
+                state.runner_voids += bool(value)
             if kind != "game":
                 continue
             if end > indexed:

@@ -188,6 +188,10 @@ class Summary:
     sprt: SprtStatus | None
     game_points: bool = False
     """The game has in-game points (``standings.has_game_points``): show their sums."""
+    voids: int = 0
+    """Void games played again (not in the tables), when the caller knows them."""
+    runner_voids: int = 0
+    """Of ``voids``, those voided by the referee's own lateness, not by an engine."""
 
     @property
     def sprt_decision(self) -> str | None:
@@ -315,6 +319,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         "game": summary.info.game,
         "games": summary.done,
         "total": summary.info.total,
+        "void_games": {"played_again": summary.voids, "runner_late": summary.runner_voids},
         "standings": [
             {
                 "rank": place,

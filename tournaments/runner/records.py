@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import trio
@@ -47,12 +48,14 @@ class ResultsFile:
         counts = self.journal.counts.copy()  # the loop goes on adding games to its own
         async with self.lock:
             start = time.monotonic()
-            await trio.to_thread.run_sync(self._write, counts, abandon_on_cancel=True)
+            voids = (self.journal.voids, self.journal.runner_voids)
+            await trio.to_thread.run_sync(self._write, counts, voids, abandon_on_cancel=True)
             self.cost = time.monotonic() - start
             self.written = counts.done
 
-    def _write(self, counts: Counts) -> None:
+    def _write(self, counts: Counts, voids: tuple[int, int] = (0, 0)) -> None:
         summary = summarize_counts(self.info, counts)
+        summary = replace(summary, voids=voids[0], runner_voids=voids[1])
         try:
             write_atomic(self.path, render(summary, "json"))
         except OSError as exc:  # a full disk: stop cleanly, the journal holds the games

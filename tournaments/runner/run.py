@@ -103,6 +103,8 @@ class RunResult:
     """``H0``, ``H1`` or None."""
     voids: int = 0
     """Void games in this run (each was played again)."""
+    runner_voids: int = 0
+    """Of ``voids``, those voided by the referee's own lateness (no engine blamed)."""
     wall: float = 0.0
     """Seconds from the slots being ready to the last game."""
     startup: float = 0.0
@@ -202,6 +204,7 @@ async def run_tournament(
                 def after(report: GameReport) -> None:
                     if report.void:
                         result.voids += 1
+                        result.runner_voids += report.runner_fault
                         return
                     result.played_count += 1
                     if keep_played:

@@ -1,0 +1,94 @@
+"""Games voided by the runner's own lateness: played again on their own budget, and
+counted in the run's result, ``results.json`` and the report (in-process players)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from protocol.spec import EngineSpec
+from referee.match import RUNNER_LATE
+from referee.players import MoveRequest, Player, PlayerReply
+from tests.tournaments.local import bot_factory
+from tournaments.event.config import parse_config
+from tournaments.event.plan import Plan
+from tournaments.html.report import build_report
+from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
+from tournaments.play.event_dir import read_event
+from tournaments.play.journal import RESULTS, read_journal
+from tournaments.play.slot import PlayerFactory, TranscriptSink
+from tournaments.runner.run import RunResult, run_tournament
+
+TWO = [
+    {"name": "random-1", "command": "random --seed 1"},
+    {"name": "random-2", "command": "random --seed 2"},
+]
+
+
+def late_factory(stalls: int) -> PlayerFactory:
+    """Players whose first ``stalls`` replies (over all players) arrive a second too late,
+    with the referee stalled longer than that while they ran: the runner's fault."""
+    inner = bot_factory()
+    left = [stalls]
+
+    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
+        @contextlib.asynccontextmanager
+        async def open_player() -> AsyncIterator[Player]:
+            async with inner(spec, sink) as player:
+                original = player.choose_move
+
+                async def choose_move(request: MoveRequest) -> PlayerReply:
+                    reply = await original(request)
+                    if left[0] <= 0:
+                        return reply
+                    left[0] -= 1
+                    arrived = reply.sent_at + request.timeout + 1.0
+                    return reply._replace(arrived_at=arrived, late=request.timeout + 1.5)
+
+                player.choose_move = choose_move  # type: ignore[method-assign]
+                yield player
+
+        return open_player()
+
+    return factory
+
+
+def run(out: Path, stalls: int) -> RunResult:
+    data: dict[str, Any] = {"game": "trike", "entrants": TWO, "tc": "1+0.01"}
+    plan = Plan.from_config(parse_config(data, "test"), "test")
+    result: RunResult = trio.run(
+        lambda: run_tournament(plan, out, factory=late_factory(stalls))
+    )
+    return result
+
+
+def test_runner_voids_are_played_again_and_counted(tmp_path: Path) -> None:
+    stalls = VOID_ATTEMPTS + 2  # more than an engine's failures may void one game
+    result = run(tmp_path / "t", stalls)
+    assert result.complete and len(result.played) == 2
+    assert result.voids == result.runner_voids == stalls
+    results = json.loads((tmp_path / "t" / RESULTS).read_text())
+    assert results["void_games"] == {"played_again": stalls, "runner_late": stalls}
+    state = read_journal(tmp_path / "t")
+    assert state.voids == state.runner_voids == stalls
+    page = build_report(read_event(tmp_path / "t"))
+    assert f"{stalls} void game(s) played again, {stalls} of them because the runner" in page
+    # No time loss was blamed on an engine: every played game ended by the rules.
+    assert all(r.outcome.culprit is None for r in result.played)
+    assert all(RUNNER_LATE not in r.outcome.reason for r in result.played)
+
+
+def test_a_runner_late_every_time_stops_the_tournament(tmp_path: Path) -> None:
+    with pytest.raises(BaseException) as info:
+        run(tmp_path / "t", 10_000)
+    error = info.value
+    leaves = error.exceptions if isinstance(error, BaseExceptionGroup) else (error,)
+    message = f"void {RUNNER_VOID_ATTEMPTS} times because the runner itself was late"
+    assert any(isinstance(e, TournamentError) and message in str(e) for e in leaves)
