@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -147,13 +148,41 @@ def test_each_faulty_engine_fails_the_step_that_names_its_fault(
     assert "sent" in line or "last protocol lines" in line  # what was sent, what came back
 
 
+TWO_SEATS_ONLY = """
+from bots.engine import run_engine
+from bots.random_bot import RandomBrain
+
+
+class TwoSeatsOnly(RandomBrain):
+    def newgame(self, game, cmd):
+        return "2 players only" if cmd.players != 2 else super().newgame(game, cmd)
+
+
+run_engine(lambda: TwoSeatsOnly(1), name="two-only", author="tests")
+"""
+
+
+def test_a_refused_player_count_is_reported_not_failed(tmp_path: Path) -> None:
+    # SPEC: an engine answers ``error`` to a game it does not play; such a game is void,
+    # never a forfeit, so the promise holds and the steps pass, saying what was refused.
+    engine = tmp_path / "two_only.py"
+    engine.write_text(TWO_SEATS_ONLY)
+    done = check("triablo", sys.executable, str(engine), games="3")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "refused 1 (void, not a forfeit): seat 1 of 3 from the start" in done.stdout
+    assert "games against random: 3 games without a protocol or notation fault; it refused 1" in (
+        done.stdout
+    )
+
+
 # --- the bundled engines pass -----------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("engine", ["random", "greedy", "mcts"])
 def test_bundled_engines_pass_every_step_of_every_game(engine: str, name: str) -> None:
-    done = check(name, engine, games=str(len(make_game(name, {}).player_counts)))
+    # One game against random: the seats and player counts are steps 10 to 15's.
+    done = check(name, engine, games="1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert set(marks(done).values()) == {"ok"}
     assert len(marks(done)) == 9 + len(STEPS)

@@ -59,6 +59,8 @@ AROUND = 12
 """Transcript lines shown around a failure in a game."""
 RESIGNED = "resigned"
 """``_one_game``'s answer when the checked engine resigned (allowed: no fault)."""
+REFUSED = "refused"
+"""``_one_game``'s answer when the checked engine refused the game (allowed: void)."""
 
 StepResult = tuple[str, bool, str]
 """``(name, passed, detail)`` of one coverage step."""
@@ -268,7 +270,7 @@ async def _games(coverage: Coverage) -> tuple[bool, str]:
     tc = TimeControl.parse(GAMES_TC, margin=GAMES_MARGIN)
     ended: list[Transcript] = []
     warnings: list[str] = []
-    resigned = 0
+    resigned = refused = 0
     async with contextlib.AsyncExitStack() as stack:
         engine = await stack.enter_async_context(
             EnginePlayer.open(
@@ -288,11 +290,15 @@ async def _games(coverage: Coverage) -> tuple[bool, str]:
             if problem == RESIGNED:
                 resigned += 1
                 continue
+            if problem == REFUSED:
+                refused += 1
+                continue
             if problem.startswith("warning: "):
                 warnings.append(f"game {number}: {problem[9:]}")
                 continue
             return False, f"game {number} of {len(plans)}: {problem}"
     note = f"; it resigned {resigned}" if resigned else ""
+    note += f"; it refused {refused} (void, not a forfeit)" if refused else ""
     note += f"; {'; '.join(warnings)}" if warnings else ""
     return True, f"{len(plans)} games without a protocol or notation fault{note}"
 
@@ -306,8 +312,9 @@ async def _one_game(
     ended: list[Transcript],
 ) -> str | None:
     """None if the checked engine did not forfeit ``plan``'s game; ``RESIGNED`` if it
-    resigned; else what happened, with its transcript lines around the end (``warning: …``
-    for a loss on time: the promise does not cover the clock)."""
+    resigned, ``REFUSED`` if it refused the game; else what happened, with its transcript
+    lines around the end (``warning: …`` for a loss on time: the promise does not cover
+    the clock)."""
     game = make_game(coverage.game, dict(plan.options))
     others = iter(randoms)
     table = [engine if seat == plan.seat else next(others) for seat in range(plan.players)]
@@ -320,6 +327,10 @@ async def _one_game(
         return None
     if outcome.termination is Termination.RESIGNATION:
         return RESIGNED
+    if outcome.termination is Termination.VOID and "refused the game:" in outcome.reason:
+        # ``EngineSession.new_game``'s words for an ``error`` answer: a refusal is allowed
+        # (the game is void, never forfeited), as in the other steps.
+        return REFUSED
     where = (
         f"{plan.players} players, seat {plan.seat + 1}, options "
         f"{game.options_text()}, opening {' '.join(plan.opening) or '(none)'}"
