@@ -8,13 +8,14 @@ For a field of ``--entrants`` seeded ``random`` bots on Trike it measures, each 
 
 * **first game**: seconds from starting the process to the first game's line (the game
   is short: this is the time to read the config, make the plan, open the event and start
-  the first engines, plus one game of ``random``), 4 games in all;
+  the first engines, plus one game of ``random``), 4 games in all, and the CPU seconds
+  the runner had used by then (a figure a busy machine does not inflate);
 * **peak RSS**: the largest resident memory of that run (``getrusage`` of the process's
   children in a fresh process: the runner; its engines are smaller);
-* **SIGTERM → exit**: seconds from SIGTERM to the exit, and the exit status (130 with the
-  resume hint is right), for a run of 100,000 games stopped one second after its first
-  game (``--concurrency 2``: worker processes), and for one stopped while it makes its
-  plan (before any file is written).
+* **SIGTERM → exit**: seconds from SIGTERM to the exit, the runner's CPU seconds over
+  them, and the exit status (130 with the resume hint is right), for a run of 100,000
+  games stopped one second after its first game (``--concurrency 2``: worker
+  processes), and for one stopped while it makes its plan (before any file is written).
 
 The same for the other formats (``--formats``): a 3-seat round robin and a gauntlet, 4
 games each, and a Swiss round (its first game; a Swiss event has no ``games`` cap, so
@@ -37,55 +38,59 @@ sys.path.insert(0, str(ROOT))
 
 from tests.tournaments.fields import (  # noqa: E402
     catches,
+    cpu_seconds,
     peak_rss,
     start,
     stop,
+    stop_measured,
     wait_for_line,
     write_field,
 )
 
 
-def first_game(config: Path, out: Path, *, finish: bool) -> tuple[float, int]:
-    """Seconds to the first game's line; with ``finish`` the exit status of the run
-    played out, else of a SIGTERM right after that line."""
+def first_game(config: Path, out: Path, *, finish: bool) -> tuple[float, float, int]:
+    """Seconds to the first game's line and the CPU seconds the runner had used by then;
+    with ``finish`` the exit status of the run played out, else of a SIGTERM right after
+    that line."""
     began = time.monotonic()
     proc = start(config, out)
     try:
         line = wait_for_line(proc, b"Game 1/", 300)
         seconds = time.monotonic() - began if line is not None else float("nan")
+        cpu = cpu_seconds(proc.pid) or float("nan")
         if finish:
             proc.communicate(timeout=600)
-            return seconds, proc.returncode
-        return seconds, stop(proc)[1]
+            return seconds, cpu, proc.returncode
+        return seconds, cpu, stop(proc)[1]
     finally:
         proc.kill()
         proc.wait()
 
 
-def stopped_in_play(config: Path, out: Path) -> tuple[float, int, bool]:
-    """SIGTERM one second after the first game: seconds to the exit, its status, and
-    whether stderr holds the resume hint."""
+def stopped_in_play(config: Path, out: Path) -> tuple[float, float, int, bool]:
+    """SIGTERM one second after the first game: seconds to the exit, the runner's CPU
+    seconds over them, its status, and whether stderr holds the resume hint."""
     proc = start(config, out, "--concurrency", "2")
     try:
         if wait_for_line(proc, b"Game 1/", 300) is None:
-            return float("nan"), -1, False
+            return float("nan"), float("nan"), -1, False
         time.sleep(1)
-        seconds, code, err = stop(proc)
-        return seconds, code, f"--resume --out {out}" in err
+        seconds, cpu, code, err = stop_measured(proc)
+        return seconds, cpu, code, f"--resume --out {out}" in err
     finally:
         proc.kill()
         proc.wait()
 
 
-def stopped_in_plan(config: Path, out: Path) -> tuple[float, int]:
+def stopped_in_plan(config: Path, out: Path) -> tuple[float, float, int]:
     """SIGTERM as soon as the command has begun (its SIGHUP handler is set): seconds to
-    the exit and its status."""
+    the exit, the CPU seconds over them, and its status."""
     proc = start(config, out)
     try:
         while not catches(proc.pid, signal.SIGHUP) and proc.poll() is None:
             time.sleep(0.005)
-        seconds, code, _err = stop(proc)
-        return seconds, code
+        seconds, cpu, code, _err = stop_measured(proc)
+        return seconds, cpu, code
     finally:
         proc.kill()
         proc.wait()
@@ -115,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         runs = [first_game(four, out("o"), finish=True) for _ in range(args.runs)]
         print(
             f"{n} entrants, 4 games: first game after {_median([r[0] for r in runs])} s, "
-            f"exit {sorted({r[1] for r in runs})}",
+            f"runner CPU by then {_median([r[1] for r in runs])} s, "
+            f"exit {sorted({r[2] for r in runs})}",
             flush=True,
         )
         peaks = [peak_rss(four, out("o"), timeout=600)[0] for _ in range(args.runs)]
@@ -123,14 +129,16 @@ def main(argv: list[str] | None = None) -> int:
         played = [stopped_in_play(many, out("o")) for _ in range(args.runs)]
         print(
             f"{n} entrants, SIGTERM 1 s after the first game: exit after "
-            f"{_median([p[0] for p in played])} s, status {sorted({p[1] for p in played})}, "
-            f"resume hint {all(p[2] for p in played)}",
+            f"{_median([p[0] for p in played])} s, runner CPU "
+            f"{_median([p[1] for p in played])} s, status {sorted({p[2] for p in played})}, "
+            f"resume hint {all(p[3] for p in played)}",
             flush=True,
         )
         planned = [stopped_in_plan(four, out("o")) for _ in range(args.runs)]
         print(
             f"{n} entrants, SIGTERM while the plan is made: exit after "
-            f"{_median([p[0] for p in planned])} s, status {sorted({p[1] for p in planned})}",
+            f"{_median([p[0] for p in planned])} s, CPU {_median([p[1] for p in planned])} s, "
+            f"status {sorted({p[2] for p in planned})}",
             flush=True,
         )
         if args.formats:
@@ -141,11 +149,17 @@ def main(argv: list[str] | None = None) -> int:
                 ),
             }
             for name, config in fields.items():
-                seconds, code = first_game(config, out("o"), finish=True)
-                print(f"{n} entrants, {name}: first game after {seconds:.2f} s, exit {code}")
+                seconds, cpu, code = first_game(config, out("o"), finish=True)
+                print(
+                    f"{n} entrants, {name}: first game after {seconds:.2f} s "
+                    f"(runner CPU {cpu:.2f} s), exit {code}"
+                )
             swiss = write_field(scratch / "s.toml", n, games=None, fmt="swiss", rounds=1)
-            seconds, code = first_game(swiss, out("o"), finish=False)
-            print(f"{n} entrants, Swiss: first game after {seconds:.2f} s, SIGTERM: exit {code}")
+            seconds, cpu, code = first_game(swiss, out("o"), finish=False)
+            print(
+                f"{n} entrants, Swiss: first game after {seconds:.2f} s (runner CPU {cpu:.2f} s), "
+                f"SIGTERM: exit {code}"
+            )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0

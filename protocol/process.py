@@ -249,6 +249,30 @@ class EngineProcess:
 
     async def _run(self, *, task_status: trio.TaskStatus[trio.Process]) -> None:
         """Run the engine until it exits; then set ``exited`` and call ``on_exit``."""
+        launch = self._launch
+        try:
+            await self._run_process(task_status)
+        except BaseException:
+            # Cancelled (the run is stopping): ``run_process`` has delivered the cancel
+            # and waited for the exit. Say so at once, or ``quit``'s shielded wait for
+            # ``exited`` sits out its whole grace for an engine already gone.
+            if self._proc is not None and self._proc.returncode is not None:
+                self._set_exited()
+            raise
+        if launch is not None:
+            launch.finish()
+            if not launch.ready:  # bwrap's complaint makes the message: wait for it
+                with trio.move_on_after(KILL_GRACE):
+                    await self._stderr_done.wait()
+        self._set_exited()
+
+    def _set_exited(self) -> None:
+        self.exited.set()
+        self._note(f"process {self.exit_description()}")
+        if self.on_exit is not None:
+            self.on_exit()
+
+    async def _run_process(self, task_status: trio.TaskStatus[trio.Process]) -> None:
         spec, launch = self.spec, self._launch
         await trio.run_process(
             spec.argv if launch is None else launch.argv,
@@ -263,15 +287,6 @@ class EngineProcess:
             pass_fds=() if launch is None else launch.pass_fds,
             task_status=task_status,
         )
-        if launch is not None:
-            launch.finish()
-            if not launch.ready:  # bwrap's complaint makes the message: wait for it
-                with trio.move_on_after(KILL_GRACE):
-                    await self._stderr_done.wait()
-        self.exited.set()
-        self._note(f"process {self.exit_description()}")
-        if self.on_exit is not None:
-            self.on_exit()
 
     def _environment(self) -> dict[str, str]:
         """The engine's environment: the spec's, tagged for ``protocol.reaper``."""

@@ -459,3 +459,16 @@ def test_engine_error_is_the_common_base() -> None:
     for cls in (EngineStartError, EngineTerminatedError, EngineTimeoutError, ProtocolViolation):
         assert issubclass(cls, EngineError)
     assert issubclass(EngineRefusedError, EngineStartError)
+
+
+async def test_a_cancelled_session_ends_without_sitting_out_its_quit_grace() -> None:
+    # A cancel (a stopping tournament) signals the engine's group; the engine dies at
+    # once, and the session's shielded wait for its exit must hear of it (issue 22: it
+    # waited the whole grace, a second per engine, before a stop could end).
+    with trio.CancelScope() as scope:
+        async with EngineSession.open(bot("random", "--seed", "5"), quit_grace=10.0) as session:
+            await session.new_game(TRIKE, timeout=5)
+            began = trio.current_time()
+            scope.cancel()
+            await trio.sleep(30)
+    assert trio.current_time() - began < 5

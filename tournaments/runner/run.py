@@ -13,7 +13,7 @@
 3. feeds every unfinished fixture to the slots (Swiss: round by round, pairing each
    round from the results so far). Each game's report is journaled and synced,
    then appended to ``games.tgn``, before the game counts (``Recorder``: off the
-   slots' path, in groups); ``results.json`` is refreshed at the start and the end,
+   slots' path, in groups); ``results.json`` is refreshed as the games start and at the end,
    and with worker processes also every ``RESULTS_INTERVAL`` seconds (in a single
    loop that work would delay the games: ``referee standings`` is the live view),
    always computed and written in a thread (``ResultsFile``), so a big field's tables
@@ -173,8 +173,8 @@ async def run_tournament(
         tally = Tally(info, journal.counts)
         result.sprt_decision = tally.sprt_decision()
         results = ResultsFile(out / RESULTS, info, journal)
-        await results.write()
         if result.sprt_decision is not None or journal.done >= total:
+            await results.write()
             result.complete = True
             return result
         opened = time.perf_counter()
@@ -193,13 +193,14 @@ async def run_tournament(
                 cpu_start = cpu_times()
                 stop = trio.CancelScope()
                 refresh = trio.CancelScope()
-                if not plays_here:  # the runner's loop plays no game: keep the file fresh
 
-                    async def refreshing() -> None:
-                        with refresh:
+                async def refreshing() -> None:
+                    with refresh:
+                        await results.write()  # beside the first games, not before them
+                        if not plays_here:  # the runner's loop plays no game: keep it fresh
                             await results.run(RESULTS_INTERVAL)
 
-                    nursery.start_soon(refreshing)
+                nursery.start_soon(refreshing)
 
                 def after(report: GameReport) -> None:
                     if report.void:
