@@ -146,8 +146,7 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
         if any(unfinished):  # the runner stopped early: abandon the games in play
             nursery.cancel_scope.cancel()
         # Else every slot is idle and ends as a match does: its engines get ``quit`` and
-        # exit by themselves. (Cancelling would also signal their process groups, and a
-        # session would then wait its whole quit grace for an exit it is never told of.)
+        # exit by themselves (cancelling would signal their process groups instead).
     end = cpu_times()
     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
         await emit({"cpu": [end[0] - ready[0], end[1] - ready[1]]})
