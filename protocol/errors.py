@@ -96,12 +96,14 @@ class EngineTerminatedError(EngineError):
 class EngineTimeoutError(EngineError):
     """The engine sent no terminal reply before the deadline.
 
-    ``overrun`` is how far past the deadline the referee waited, in seconds.
+    ``overrun`` is how far past the deadline the referee waited, in seconds; ``late``
+    the referee's own lateness while the request ran (``protocol.lag``), when measured.
     """
 
-    def __init__(self, message: str, *, overrun: float = 0.0) -> None:
+    def __init__(self, message: str, *, overrun: float = 0.0, late: float = 0.0) -> None:
         super().__init__(message)
         self.overrun = overrun
+        self.late = late
 
 
 class ProtocolViolation(EngineError):

@@ -405,6 +405,10 @@ class EngineSession(EngineChannel):
                         f"engine {self.spec.name!r}: {self._unexpected(reply, 'during a search')}"
                     )
         except EngineError as exc:
+            if isinstance(exc, EngineTimeoutError):  # raised after ``sent_at`` was taken
+                exc.late = self._lag.stalled(sent_at, self._now())
+                if exc.late:
+                    self._note_late(exc.late)
             raise await self._diagnosed(exc) from None
 
     def _note_late(self, late: float) -> None:

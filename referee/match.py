@@ -34,8 +34,10 @@ loop, ``protocol.lag``), summed per seat over the game. A reply later than the c
 allows, when the seat's summed lateness is at least the overrun (without the
 referee's stalls it would have been in time), voids the game (``RUNNER_LATE`` opens
 the reason; no culprit) instead of forfeiting it: a tournament plays it again. A
-timeout (``EngineTimeoutError``) is always the engine's: the referee looked at the
-pipe at or after the deadline and no answer was there.
+timeout (``EngineTimeoutError``: the referee looked at the pipe at or after the
+deadline and found no answer) voids it when the seat's summed lateness, that move's
+included, is over the margin: the clock the engine was given had been eaten by the
+referee.
 
 A forfeit ends the game for every seat count: the culprit is ranked last, the
 other seats are ranked among themselves by ``Game.score_unfinished`` (in a
@@ -228,6 +230,16 @@ async def play_game(
         try:
             reply = await player.choose_move(request)
         except EngineError as error:
+            if isinstance(error, EngineTimeoutError):
+                runner = late_total[mover] + error.late
+                if runner > tc.margin:
+                    outcome = _void(
+                        f"{RUNNER_LATE}: {_who(mover, player)} timed out, but the referee"
+                        f" itself stalled {runner * 1000:.0f} ms during its moves (over the"
+                        f" {tc.margin * 1000:.0f} ms margin): void, to be played again",
+                        None,
+                    )
+                    break
             termination = termination_of(error)
             if termination is Termination.VOID:
                 termination = Termination.CRASH

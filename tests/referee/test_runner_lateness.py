@@ -98,6 +98,36 @@ async def test_a_runner_stalling_its_own_loop_blames_no_engine() -> None:
     assert voids > 0  # and they did push clocks over: those games are void, not forfeits
 
 
+async def test_a_timeout_while_the_runner_stalled_is_void() -> None:
+    """An engine that never answers, timed while the runner's loop is hogged: the
+    clock it was given was the runner's to spoil, so the game is void, not a forfeit."""
+    stop = trio.Event()
+
+    async def hog() -> None:
+        while not stop.is_set():
+            end = time.perf_counter() + 0.3
+            while time.perf_counter() < end:
+                pass
+            await trio.sleep(0.05)
+
+    game = make_game("trike")
+    tc = TimeControl.parse("1+0", margin=MARGIN)
+    stalling = EngineSpec(name="bad", argv=bot_argv("faulty", "--mode", "stall", "--at", "2"))
+    async with (
+        EnginePlayer.open(engine("good", 1), start_timeout=10) as good,
+        EnginePlayer.open(stalling, start_timeout=10) as bad,
+    ):
+        result = await play_game(game, [good, bad], tc, seed=3)  # unhogged: a timeout
+        assert result.outcome.termination is Termination.TIMEOUT, result.outcome.reason
+        lag_monitor()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(hog)
+            result = await play_game(game, [good, bad], tc, seed=3)
+            stop.set()
+    assert result.runner_fault, result.outcome.reason
+    assert "timed out, but the referee itself stalled" in result.outcome.reason
+
+
 def _pinned_hogs(cpu: int, count: int) -> Iterator[subprocess.Popen[bytes]]:
     for _ in range(count):
         yield subprocess.Popen(
