@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +14,7 @@ from tests.procs import live_with
 from tournaments.event.config import parse_config
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
-from tournaments.play.worker import open_workers
+from tournaments.play.worker import _Worker, open_workers
 
 FAREWELL = Path(__file__).resolve().parents[1] / "engines" / "farewell_engine.py"
 
@@ -63,3 +64,28 @@ def test_a_game_in_play_is_abandoned_when_the_input_ends(tmp_path: Path) -> None
     trio.run(main)
     assert seen == [True]
     assert not live_with(marker)
+
+
+def test_a_cancelled_reader_of_a_worker_is_done() -> None:
+    # A stopping run cancels the readers of its workers' output; the runner then waits
+    # for each reader to be done (to take a worker's last words). A cancelled reader
+    # must say it is done, or every stop waited a second for it (issue 22).
+    async def main() -> None:
+        process = await trio.lowlevel.open_process(
+            [sys.executable, "-c", "import time; time.sleep(30)"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        try:
+            worker = _Worker(1, process, 1)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(worker.pump)
+                await trio.sleep(0.2)
+                assert not worker.done.is_set()  # still reading: the worker said nothing
+                nursery.cancel_scope.cancel()
+            assert worker.done.is_set()
+        finally:
+            process.kill()
+            await process.wait()
+
+    trio.run(main)

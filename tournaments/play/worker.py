@@ -234,21 +234,25 @@ class _Worker:
 
     async def pump(self) -> None:
         """Route the worker's messages to its slots until its output ends."""
-        while (line := await self.reader.readline()) is not None:
-            message = json.loads(line)
-            if message.get("ready"):
-                self.ready.set()
-            elif "report" in message:
-                report = GameReport.from_json(message["report"])
-                waiting = self.waiting.pop(report.number, None)
-                if waiting is not None:  # else its game was abandoned
-                    waiting.send_nowait(report)
-            elif "error" in message:
-                self.failure = str(message["error"])
-            elif "cpu" in message:
-                own, engines = message["cpu"]
-                self.cpu = (float(own), float(engines))
-        self.done.set()
+        try:
+            while (line := await self.reader.readline()) is not None:
+                message = json.loads(line)
+                if message.get("ready"):
+                    self.ready.set()
+                elif "report" in message:
+                    report = GameReport.from_json(message["report"])
+                    waiting = self.waiting.pop(report.number, None)
+                    if waiting is not None:  # else its game was abandoned
+                        waiting.send_nowait(report)
+                elif "error" in message:
+                    self.failure = str(message["error"])
+                elif "cpu" in message:
+                    own, engines = message["cpu"]
+                    self.cpu = (float(own), float(engines))
+        finally:
+            # Read to the end, or cancelled (the run is stopping): no more words will be
+            # read, so nobody waits for them (a stop waited a second for a cancelled pump).
+            self.done.set()
         with trio.move_on_after(1.0):
             await self.process.wait()
         error = WorkerError(self.describe_failure())
