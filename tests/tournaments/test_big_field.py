@@ -275,8 +275,9 @@ def test_a_signal_during_the_games_exits_130_with_the_resume_hint(
     assert standings.returncode == 0 and f"{finished}/100000 games" in standings.stdout
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_while_the_plan_is_made_exits_130_before_anything_is_written(
-    tmp_path: Path,
+    tmp_path: Path, signum: int
 ) -> None:
     # 30,000 entrants: reading the config and checking every entrant takes seconds.
     out = tmp_path / "out"
@@ -289,7 +290,7 @@ def test_a_signal_while_the_plan_is_made_exits_130_before_anything_is_written(
             assert time.monotonic() < deadline and proc.poll() is None
             time.sleep(0.01)
         assert not (out / JOURNAL).exists()
-        seconds, code, err = stop(proc)
+        seconds, code, err = stop(proc, signum)
     finally:
         proc.kill()
     assert code == 130, err  # not 143, the bare death of an unhandled SIGTERM
