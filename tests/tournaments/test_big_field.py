@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import signal
 import subprocess
 import time
@@ -46,6 +47,7 @@ from tournaments.results.elo import Z95
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts, summary_json
 from tournaments.results.tables import CROSSTABLE_LIMIT, crosstable_names, render
+from tournaments.runner.tally import Tally
 
 FIELD = 10_000
 
@@ -332,3 +334,23 @@ def test_a_signal_as_the_event_opens_exits_130_with_the_resume_hint(tmp_path: Pa
     assert code == 130, err
     assert _resume_hint(out) in err
     assert seconds < 10, f"{seconds:.1f} s from the signal to the exit"
+
+
+@pytest.mark.parametrize("table", [None, (3.0, 1.0, 0.0), (1.0, -1.0, -2.0)])
+def test_the_progress_leader_kept_game_by_game_is_the_best_of_the_field(
+    table: tuple[float, ...] | None,
+) -> None:
+    # The progress line asks for the leader after every game: a pass over 10,000
+    # entrants each time was the runner's own cost per game; now only when the leader
+    # falls back. The answer is the brute-force one, ties to the entrant listed first.
+    rng = random.Random(7)
+    names = tuple(f"r{i}" for i in range(12))
+    info = EventInfo("t", "triablo", names, 3, 500, points_table=table)
+    tally = Tally(info, Counts(names, False))
+    assert tally.leader() == (None, 0.0, 0)
+    for number in range(1, 300):
+        seats = tuple(rng.sample(names, 3))
+        ranks = tuple(rng.choice([(1, 2, 3), (1, 1, 3), (2, 1, 3), (3, 2, 1), (1, 2, 2)]))
+        tally.add(_game(number, seats, ranks))
+        best = max(names, key=lambda n: (tally.points[n], -tally.games[n]))
+        assert tally.leader() == (best, tally.points[best], tally.games[best]), number

@@ -26,17 +26,42 @@ class Tally:
         for row in counted_standings(counts.outcomes(), info.names, info.points_table):
             self.points[row.name] = row.points
             self.games[row.name] = row.games
+        self._order = {name: i for i, name in enumerate(self.points)}
+        """Ties go to the entrant first in the config (as ``max`` over the names did)."""
+        self._played = any(self.games.values())
+        self._leader: str | None = self._best() if self._played else None
 
     def add(self, report: GameReport) -> None:
         points = place_points(report.outcome.ranks, self.info.points_table)
+        leader = self._leader
+        before = self._key(leader) if leader is not None else None
         for name, value in zip(report.seats, points, strict=True):
             self.points[name] = self.points.get(name, 0.0) + value
             self.games[name] = self.games.get(name, 0) + 1
+            self._order.setdefault(name, len(self._order))
+        self._played = True
+        if leader is None or before is None or self._key(leader) < before:
+            # The leader fell back (a game without points for it counts against it):
+            # anyone may lead now. A pass over the field, but only then.
+            self._leader = self._best()
+            return
+        for name in report.seats:  # else only the entrants of this game can overtake it
+            if self._key(name) > self._key(leader):
+                leader = name
+        self._leader = leader
+
+    def _key(self, name: str) -> tuple[float, int, int]:
+        return self.points[name], -self.games[name], -self._order[name]
+
+    def _best(self) -> str:
+        return max(self.points, key=self._key)
 
     def leader(self) -> tuple[str | None, float, int]:
-        if not any(self.games.values()):
+        """The entrant with the most points (fewest games on equal points), its points
+        and games; kept up to date game by game, so asking costs no pass over the field."""
+        name = self._leader
+        if not self._played or name is None:
             return None, 0.0, 0
-        name = max(self.points, key=lambda n: (self.points[n], -self.games[n]))
         return name, self.points[name], self.games[name]
 
     def sprt_decision(self) -> str | None:
