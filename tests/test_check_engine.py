@@ -107,7 +107,7 @@ def test_a_search_limit_the_engine_gets_wrong_fails_the_step() -> None:
 def test_faulty_engines_fail_the_right_steps(
     flags: tuple[str, ...], marks: list[str], words: str
 ) -> None:
-    done = check(sys.executable, "-m", "bots", "faulty", *flags, timeout="1")
+    done = check(sys.executable, "-m", "bots", "faulty", *flags, timeout="3")  # a loaded machine
     assert done.returncode == 1, done.stdout + done.stderr
     assert steps(done) == marks, done.stdout
     assert words in done.stdout

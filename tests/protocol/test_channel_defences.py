@@ -86,9 +86,7 @@ async def test_a_move_nobody_asked_for_is_a_violation_at_the_next_request(mode: 
     with trio.fail_after(30):
         async with EngineSession.open(faulty("--mode", mode), start_timeout=10) as session:
             await session.new_game(TRIKE, timeout=5)
-            first = await session.request_move(
-                Position(()), Go(), deadline=trio.current_time() + 5
-            )
+            first = await session.request_move(Position(()), Go(), deadline=trio.current_time() + 5)
             assert first.move is not None
             assert first.elapsed >= 0
             await trio.sleep(0.3)  # the premove is in the pipe before the next go

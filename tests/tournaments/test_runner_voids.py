@@ -63,9 +63,7 @@ def late_factory(stalls: int) -> PlayerFactory:
 def run(out: Path, stalls: int) -> RunResult:
     data: dict[str, Any] = {"game": "trike", "entrants": TWO, "tc": "1+0.01"}
     plan = Plan.from_config(parse_config(data, "test"), "test")
-    result: RunResult = trio.run(
-        lambda: run_tournament(plan, out, factory=late_factory(stalls))
-    )
+    result: RunResult = trio.run(lambda: run_tournament(plan, out, factory=late_factory(stalls)))
     return result
 
 
