@@ -1,4 +1,22 @@
-"""Shared test helpers. Keep this small: add helpers here only when several packages need them."""
+"""Shared test helpers. Keep this small: add helpers here only when several packages need them.
+
+Tiers. ``pytest`` runs the whole suite; ``pytest -m "not slow"`` is the fast tier (every
+module's unit tests, under two minutes on two cores). A test is ``slow`` when it has one of
+the kinds below, given by this rule (``pytest_collection_modifyitems``):
+
+* ``cluster``: every test under ``tests/cluster/`` (a real Dask scheduler and workers);
+* ``browser``: every test that uses the ``browser`` fixture (headless chromium);
+* ``sandbox``: every test that uses a ``bwrap`` fixture (the one here, or a module's own
+  of that name), or is marked so (engines run under bubblewrap);
+* ``processes``: marked by hand, per test or per file (``pytestmark``): real matches,
+  tournaments or engine batteries that start many processes;
+* ``marathon``: marked by hand: thousands of random games, deep perft, big fuzz and
+  memory runs.
+
+A new test under ``tests/cluster/`` or on the ``browser``/``bwrap`` fixtures lands in its
+tier by itself; any other test that runs longer than ``SLOW_SECONDS`` without a mark is
+named at the end of the run, to be marked (or made cheaper).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +24,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -37,3 +56,55 @@ def browser() -> Iterator[Browser]:
         pytest.skip(f"no headless chromium: {exc}")
     with started:
         yield started
+
+
+@pytest.fixture(scope="session")
+def bwrap() -> None:
+    """Skip (with the reason) where bubblewrap cannot run a sandbox; a test that asks for
+    it is in the ``sandbox`` tier."""
+    from protocol.sandbox.host import SandboxUnavailable, probe
+
+    try:
+        probe()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+TIERS = ("marathon", "browser", "cluster", "sandbox", "processes")
+"""The kinds of slow test (each registered in pyproject.toml); any of them makes ``slow``."""
+SLOW_SECONDS = 3.0
+"""An unmarked test slower than this is named in the run's summary."""
+_TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test's tier by the rule in this module's docstring."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if _TESTS / "cluster" in Path(item.path).parents:
+            item.add_marker(pytest.mark.cluster)
+        if "browser" in fixtures:
+            item.add_marker(pytest.mark.browser)
+        if "bwrap" in fixtures:
+            item.add_marker(pytest.mark.sandbox)
+        if any(item.get_closest_marker(kind) for kind in TIERS):
+            item.add_marker(pytest.mark.slow)
+
+
+_unmarked_slow: list[tuple[str, float]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.duration > SLOW_SECONDS and "slow" not in report.keywords:
+        _unmarked_slow.append((report.nodeid, report.duration))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _unmarked_slow:
+        terminalreporter.section("slow tests without a tier mark")
+        terminalreporter.write_line(
+            f"these took over {SLOW_SECONDS:g} s: mark them (tests/conftest.py says how) "
+            "or make them cheaper"
+        )
+        for nodeid, seconds in sorted(_unmarked_slow, key=lambda x: -x[1]):
+            terminalreporter.write_line(f"{seconds:7.2f}s {nodeid}")

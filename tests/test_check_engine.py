@@ -15,6 +15,8 @@ import pytest
 
 from tests.c_build import build_trike_engine
 
+pytestmark = pytest.mark.processes
+
 
 def check(
     *command: str, timeout: str = "2", flags: tuple[str, ...] = ("--quick",)

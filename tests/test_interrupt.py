@@ -13,6 +13,8 @@ import pytest
 from referee.record.stream import read_records
 from tests.procs import live_with
 
+pytestmark = pytest.mark.processes
+
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_signal_stops_play_cleanly(tmp_path: Path, signum: signal.Signals) -> None:

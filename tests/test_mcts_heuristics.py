@@ -104,6 +104,7 @@ def test_expansion_values_children_with_the_term_and_counts_quiet_on_material(
     assert checked > 1
 
 
+@pytest.mark.marathon
 @pytest.mark.parametrize("mcts_seat", [0, 1])
 def test_a_small_search_with_the_aims_beats_greedy_in_triablo(mcts_seat: int) -> None:
     """Deterministic (a node limit, seeded bots): mcts at 100 iterations a move wins

@@ -14,6 +14,8 @@ from referee.record import read_records
 from referee.registry import GAMES, make_game
 from tests.matches import run_referee
 
+pytestmark = pytest.mark.processes
+
 NODES = 6
 """The node limit of the mcts entrant: tiny, so that the games are quick."""
 

@@ -15,6 +15,8 @@ import pytest
 
 from tournaments.play.journal import read_journal
 
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(rb"live view of .* at http://127\.0\.0\.1:(\d+)/")
 

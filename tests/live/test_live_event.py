@@ -47,6 +47,7 @@ def _finished_numbers(stream: bytes) -> set[int]:
     return {int(n) for n in re.findall(rb'event: finished\ndata: \{"number":(\d+)', stream)}
 
 
+@pytest.mark.processes
 def test_a_hundred_viewers_each_see_every_finished_game(tmp_path: Path) -> None:
     out = tmp_path / "event"
     streams: list[bytes] = [b""] * 100

@@ -22,6 +22,8 @@ from tests.report.synth import synth_event
 from tournaments.live import server as server_module
 from tournaments.live.server import LiveServer
 
+pytestmark = pytest.mark.processes
+
 LIMIT = 256
 """Open connections the server takes in these tests (``MAX_CLIENTS``)."""
 REQUEST = b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n"

@@ -24,6 +24,8 @@ import subprocess, sys
 sys.path.insert(0, sys.argv[1])
 from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import SandboxLaunch, check_sandbox
+
+pytestmark = pytest.mark.sandbox
 check_sandbox()
 outside = [subprocess.Popen(["sleep", "60"]) for _ in range(20)]
 for name, script in [

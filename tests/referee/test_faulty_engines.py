@@ -19,6 +19,8 @@ from referee.players import EnginePlayer
 from referee.registry import make_game
 from tests.procs import group_members, processes
 
+pytestmark = pytest.mark.processes
+
 
 def bot(name: str, *args: str) -> EngineSpec:
     return EngineSpec(name=name, argv=(sys.executable, "-m", "bots", *args))

@@ -25,6 +25,8 @@ from referee.players import EnginePlayer, Player
 from referee.registry import GAMES, make_game
 from tests.procs import group_members, live_with
 
+pytestmark = pytest.mark.processes
+
 T = Termination
 EXPECTED: dict[str, tuple[Termination, str]] = {
     "illegal": (T.ILLEGAL_MOVE, "illegal move"),

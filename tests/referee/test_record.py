@@ -9,6 +9,7 @@ import string
 import threading
 from dataclasses import dataclass
 from fractions import Fraction
+from importlib.metadata import version
 from pathlib import Path
 from typing import ClassVar
 
@@ -43,6 +44,7 @@ from referee.results import (
     parse_result,
     result_text,
 )
+from referee.version import VERSION
 
 # --- a tiny game whose Result lists in-game scores (like Trichess) -------------------------
 
@@ -373,6 +375,7 @@ def test_build_record_tags_in_order() -> None:
         ("Termination", "timeout"),
         ("Event", "club"),
         ("Round", "3"),
+        ("Referee", VERSION),
         ("Start", "4/0/0,0"),
         ("Score", "-2,-2"),
         ("Reason", "seat 1 loses on time"),
@@ -386,7 +389,16 @@ def test_build_record_unfinished_is_void_and_unscored() -> None:
     record = build_record(Tally(), ["a", "b", "c"], ["x"], None)
     assert record.result == "*"
     assert record.termination is Termination.VOID
-    assert [k for k, _ in record.tags][-2:] == ["Result", "Termination"]
+    assert [k for k, _ in record.tags][-3:] == ["Result", "Termination", "Referee"]
+
+
+def test_every_record_says_which_referee_judged_it() -> None:
+    record = build_record(Tally(), ["a", "b", "c"], ["x"], None, {"Event": "e"})
+    assert record.tag("Referee") == VERSION == version("referee")
+    assert parse_via_record(format_record(record)) == [record]
+    # a record built again from a read one (a copy, a re-judged game) keeps its own
+    kept = build_record(Tally(), ["a", "b", "c"], ["x"], None, {"Referee": "0.0.9"})
+    assert [v for k, v in kept.tags if k == "Referee"] == ["0.0.9"]
 
 
 def test_build_record_scores_result_3p() -> None:
@@ -698,6 +710,7 @@ _NOISE = st.text(st.sampled_from(_NOISE_CHARS), max_size=4)
 _EDITS = st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 3), _NOISE), max_size=4)
 
 
+@pytest.mark.marathon
 @settings(max_examples=400, deadline=None)
 @given(records(), _EDITS)
 def test_fuzz_mutated_records(record: GameRecord, edits: list[tuple[int, int, str]]) -> None:

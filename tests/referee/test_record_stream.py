@@ -253,6 +253,7 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
     return small, big
 
 
+@pytest.mark.marathon
 def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
     """A file 20 times bigger needs about the same peak memory (one batch, one game)."""
     small, big = _files(tmp_path)
@@ -269,6 +270,7 @@ def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
     assert big_peak < 1.25 * small_peak + 32 * 1024, (small_peak, big_peak)
 
 
+@pytest.mark.marathon
 def test_a_list_would_grow(tmp_path: Path) -> None:
     """The measure above can fail: holding every record, the peak grows with the file."""
     small, big = _files(tmp_path)

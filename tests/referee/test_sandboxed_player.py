@@ -16,6 +16,8 @@ from referee.match import play_game
 from referee.players import EnginePlayer, warm_up
 from referee.registry import make_game
 
+pytestmark = pytest.mark.sandbox
+
 
 async def test_one_process_per_game_in_the_sandbox_and_reuse_outside() -> None:
     try:

@@ -89,6 +89,7 @@ def _check_position(
     return len(moves), min(len(stale), ILLEGAL_CHECKED)
 
 
+@pytest.mark.marathon
 @pytest.mark.parametrize(
     ("cls", "players"), CASES, ids=[f"{cls.name}-{players}p" for cls, players in CASES]
 )

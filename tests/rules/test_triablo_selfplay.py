@@ -114,6 +114,7 @@ def _check_end(state: TriabloState, players: int) -> str:
     return "draw"
 
 
+@pytest.mark.marathon
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_thousand_random_games(players: int) -> None:
     game = Triablo()
@@ -133,6 +134,7 @@ def test_a_thousand_random_games(players: int) -> None:
 # --- a real match -------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 def test_three_player_subprocess_match_is_confirmed(tmp_path: Path) -> None:
     shown, text, verdicts = play_and_adjudicate(tmp_path / "games.tgn", "triablo", 3)
     assert "Game 4/4" in shown

@@ -545,6 +545,7 @@ def test_cli_perft_agrees_with_the_perft_file() -> None:
     assert perft(Trichess().initial_state(3), 2) == 400
 
 
+@pytest.mark.processes
 def test_random_bots_play_a_real_match_and_adjudication_confirms(tmp_path: Path) -> None:
     shown, text, verdicts = play_and_adjudicate(
         tmp_path / "games.tgn", "trichess", 3, "--option", "draw-cap=10"

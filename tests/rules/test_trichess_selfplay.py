@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from referee.core import Termination
 from referee.games.trichess import Trichess, TrichessState
 from referee.games.trichess.attacks import KING, attacked, find_kings, material, piece_cells
@@ -99,6 +101,7 @@ def playout(game: Trichess, seed: int) -> tuple[TrichessState, str]:
         state = state._apply(move)
 
 
+@pytest.mark.marathon
 def test_a_thousand_random_games() -> None:
     endings: Counter[str] = Counter()
     for seed in range(GAMES):

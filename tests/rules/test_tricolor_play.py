@@ -143,6 +143,7 @@ def _self_play(game: Tricolor, seed: int, players: int) -> tuple[TricolorState, 
     raise AssertionError(f"seed {seed}: no end after {3 * n * n} placements")
 
 
+@pytest.mark.marathon
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_thousand_random_games(n: int) -> None:
     game = Tricolor({"n": str(n)})
@@ -259,6 +260,7 @@ def test_per_move_configurations_match_the_whole_board_lists(n: int, rim: bool) 
 # --- a real match -----------------------------------------------------------------------
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(("players", "options"), [(2, []), (3, ["--option", "n=3"])])
 def test_subprocess_match_is_confirmed(tmp_path: Path, players: int, options: list[str]) -> None:
     shown, text, verdicts = play_and_adjudicate(

@@ -122,6 +122,7 @@ MAX_PLIES = 2000
 """No game comes near this: a capture every 40 plies at most, 36 stones."""
 
 
+@pytest.mark.marathon
 def test_thousand_random_games_end_and_keep_the_contract() -> None:
     game = Tricouleur()
     endings = {"win": 0, "draw": 0}
@@ -186,6 +187,7 @@ def test_golden_playthrough(name: str) -> None:
 # --- a real match ---------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 def test_random_bots_match_is_adjudicated_confirmed(tmp_path: Path) -> None:
     _, _, verdicts = play_and_adjudicate(tmp_path / "games.tgn", "tricouleur", 2)
     assert len(verdicts) == 4

@@ -121,6 +121,7 @@ GAMES = 1000
 MAX_PLIES = 1000
 
 
+@pytest.mark.marathon
 def test_thousand_random_games_end_and_keep_the_contract() -> None:
     game = WhistlingCaptures()
     endings = {"win": 0, "draw": 0}
@@ -188,6 +189,7 @@ def test_golden_playthrough(name: str) -> None:
 # --- a real match ---------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 def test_random_bots_match_is_adjudicated_confirmed(tmp_path: Path) -> None:
     _, _, verdicts = play_and_adjudicate(tmp_path / "games.tgn", "whistling-captures", 2)
     assert len(verdicts) == 4

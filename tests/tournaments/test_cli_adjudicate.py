@@ -47,6 +47,7 @@ def _referee(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.processes
 def test_two_jobs_print_what_one_prints_in_file_order(tmp_path: Path) -> None:
     # 700 games: about 600 KiB, three batches, so two worker processes share them.
     path = _file(tmp_path / "games.tgn", 700, broken=(5, 420), disputed=(3, 650))
@@ -143,6 +144,7 @@ def test_batches_come_back_in_order_from_several_processes(tmp_path: Path) -> No
     assert default_jobs() >= 1
 
 
+@pytest.mark.marathon
 def test_memory_of_the_command_does_not_grow_with_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

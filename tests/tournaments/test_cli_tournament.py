@@ -69,6 +69,7 @@ def _assert_greedy_above_random(out: Path, stdout: str) -> None:
     assert all(v.confirmed for v in adjudicate_file(out / "games.tgn"))
 
 
+@pytest.mark.processes
 def test_demo_round_robin(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     done = referee("tournament", str(EXAMPLES / "demo-trike.toml"), "--out", str(out))
@@ -81,6 +82,7 @@ def test_demo_round_robin(tmp_path: Path) -> None:
     assert not (out / "logs").exists()  # no failure, so no transcript by default
 
 
+@pytest.mark.processes
 def test_demo_three_players(tmp_path: Path) -> None:
     """The bundled 3-player Triablo example, bots in-process (the same moves, less time).
 
@@ -101,6 +103,7 @@ def test_demo_three_players(tmp_path: Path) -> None:
     _assert_greedy_above_random(tmp_path / game, text)
 
 
+@pytest.mark.processes
 def test_tournament_from_options_and_standings_formats(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -176,6 +179,7 @@ command = "greedy --seed {marker}"
 """
 
 
+@pytest.mark.processes
 def test_killed_and_resumed_tournament_has_the_games_of_an_uninterrupted_run(
     tmp_path: Path,
 ) -> None:

@@ -9,10 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.event.config import ConfigError, TournamentConfig, parse_config, read_config_data
+
+pytestmark = pytest.mark.marathon
 
 SOURCE = "prop.toml"
 BASE: dict[str, Any] = {

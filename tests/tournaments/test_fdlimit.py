@@ -56,6 +56,7 @@ def test_a_sufficient_soft_limit_is_left_alone(monkeypatch: pytest.MonkeyPatch) 
     assert ensure_open_files(1000) == 65536
 
 
+@pytest.mark.processes
 def test_a_tournament_too_big_for_the_hard_limit_stops_before_any_game(tmp_path: Path) -> None:
     out = tmp_path / "event"
     code = (

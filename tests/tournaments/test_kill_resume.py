@@ -114,6 +114,8 @@ ZYGOTE = r"""
 import json, os, sys
 from tournaments.cli.app import main
 import tournaments.runner.run, tournaments.play.worker
+
+pytestmark = pytest.mark.processes
 for line in sys.stdin:
     argv, err = json.loads(line)
     pid = os.fork()

@@ -22,6 +22,8 @@ from tournaments.cli.app import main
 from tournaments.play import journal as journal_module
 from tournaments.play.journal import JOURNAL, read_journal
 
+pytestmark = pytest.mark.processes
+
 
 def cli(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str

@@ -32,6 +32,8 @@ from tournaments.event.plan import Plan
 from tournaments.results.game import GameReport
 from tournaments.runner.run import run_tournament
 
+pytestmark = pytest.mark.sandbox
+
 MODES = ["bwrap", "none"]
 
 

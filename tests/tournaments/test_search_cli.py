@@ -15,6 +15,8 @@ from referee.record.stream import read_records
 from referee.score_rules import TAG
 from tests.matches import run_referee
 
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parents[2]
 THINKER = "tests/engines/trike_thinker.sh"
 SCORED = f"{sys.executable} tests/engines/scored_engine.py"

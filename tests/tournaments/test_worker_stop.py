@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import trio
 
 from protocol.spec import EngineSpec
@@ -15,6 +16,8 @@ from tournaments.event.config import parse_config
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
 from tournaments.play.worker import _Worker, open_workers
+
+pytestmark = pytest.mark.processes
 
 FAREWELL = Path(__file__).resolve().parents[1] / "engines" / "farewell_engine.py"
 
