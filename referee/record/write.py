@@ -13,6 +13,7 @@ from referee.core import Game, Outcome, Termination
 from referee.record.comment import format_move_comment
 from referee.record.model import GameRecord, MoveEntry
 from referee.results import format_number, result_text
+from referee.version import VERSION
 
 AnyGame = Game[Any, Any]
 
@@ -39,7 +40,8 @@ def build_record(
 
     Tags: the required ones (``Result`` from ``result_text``; ``Termination`` ``void`` when
     ``outcome`` is None, i.e. unfinished), then ``extra_tags`` in their order (``Event``,
-    ``Round``, ``Date``, ``TimeControl``, ``Seed`` …), then ``Start`` if given, ``Score``
+    ``Round``, ``Date``, ``TimeControl``, ``Seed`` …), then ``Referee`` (the version that
+    judged the game, unless ``extra_tags`` give one), then ``Start`` if given, ``Score``
     (if the outcome has scores), ``Reason`` (if not empty) and ``Culprit`` (1-based).
     Control characters in seat names and the reason become spaces.
 
@@ -56,8 +58,10 @@ def build_record(
     ]
     tags += [(f"Seat{n}", _clean(name)) for n, name in enumerate(seat_names, 1)]
     tags += [("Result", result_text(game, outcome)), ("Termination", termination.value)]
-    extra = extra_tags.items() if isinstance(extra_tags, Mapping) else extra_tags
+    extra = list(extra_tags.items() if isinstance(extra_tags, Mapping) else extra_tags)
     tags += [(name, _clean(value)) for name, value in extra]
+    if all(name != "Referee" for name, _ in extra):
+        tags.append(("Referee", VERSION))
     if start is not None:
         tags.append(("Start", start))
     if outcome is not None:

@@ -108,7 +108,7 @@ def _text(index: int, adjudged: Adjudged, as_json: bool) -> str:
 
 
 def adjudicate_command(
-    path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
+    path: Annotated[Path, typer.Argument(metavar="FILE.tgn", help="A record file.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game.")] = False,
     html_out: Annotated[
         Path | None, typer.Option("--html", help="Also write the verdicts as an HTML page.")

@@ -27,8 +27,10 @@ from referee.perft import divide, perft
 from referee.record import RecordSyntaxError, sync_file
 from referee.registry import GAMES, make_game
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
+from referee.version import VERSION
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
+from tournaments.cli.help_text import readable
 from tournaments.cli.report import report_command
 from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
 from tournaments.cli.sandbox import SandboxOption, confine, require_sandbox, sandbox_mode
@@ -58,9 +60,24 @@ class UserError(Exception):
     """A problem with the user's input; shown as one line, exit status 2."""
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"referee {VERSION}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _root(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="Print the referee's version and exit.",
+        ),
+    ] = False,
 ) -> None:
     global _debug
     _debug = debug or os.environ.get("REFEREE_DEBUG") == "1"
@@ -96,8 +113,10 @@ def games_command() -> None:
 
 @app.command("perft")
 def perft_command(
-    game_name: Annotated[str, typer.Argument(metavar="GAME")],
-    depth: Annotated[int, typer.Argument(min=0, max=64)],
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
+    depth: Annotated[
+        int, typer.Argument(metavar="DEPTH", min=0, max=64, help="Complete turns to count.")
+    ],
     players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     start: Annotated[str | None, typer.Option("--start", help="Encoded start position.")] = None,
@@ -159,19 +178,34 @@ def _play_transcript_path(out: Path | None) -> Path:
 
 @app.command("play")
 def play_command(
-    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
     engine: Annotated[
         list[str],
         typer.Option("--engine", "-e", help="Engine command, built-in name, or NAME=COMMAND."),
     ],
-    tc: Annotated[str | None, typer.Option("--tc", help="BASE+INC in seconds (10+0.1).")] = None,
+    tc: Annotated[
+        str | None,
+        typer.Option(
+            "--tc", help="BASE+INC in seconds, or inf (default 10+0.1 without --movetime)."
+        ),
+    ] = None,
     movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
     margin: Annotated[int, typer.Option("--margin", help="Grace per move, ms.")] = 50,
-    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 2,
-    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 2,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="Seeds the games (the seed of game k is S+k).")
+    ] = 1,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Append records to this .tgn.")] = None,
-    max_plies: Annotated[int, typer.Option("--max-plies", min=1)] = DEFAULT_MAX_PLIES,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE.tgn", help="Append records to this file."),
+    ] = None,
+    max_plies: Annotated[
+        int,
+        typer.Option(
+            "--max-plies", min=1, help="Move limit: the game is then scored as it stands."
+        ),
+    ] = DEFAULT_MAX_PLIES,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
     nodes: Annotated[
         int | None, typer.Option("--nodes", min=1, help="Node limit per move (go nodes N).")
@@ -263,8 +297,11 @@ app.command("adjudicate")(adjudicate_command)
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
 )
 def check_engine_command(
-    game_name: Annotated[str, typer.Argument(metavar="GAME")],
-    command: Annotated[list[str], typer.Argument(metavar="-- CMD...")],
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
+    command: Annotated[
+        list[str],
+        typer.Argument(metavar="-- CMD...", help="The engine's command line, after --."),
+    ],
     players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per step.")] = 10.0,
@@ -324,16 +361,27 @@ def _command_spec(command: list[str]) -> EngineSpec:
 
 @app.command("bench")
 def bench_command(
-    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 100,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Games of the match figure.")
+    ] = 100,
     engine: Annotated[str, typer.Option("--engine", help="Engine on both seats.")] = "trike-c",
-    rules_plies: Annotated[int, typer.Option("--rules-plies", min=1000)] = 100_000,
+    rules_plies: Annotated[
+        int, typer.Option("--rules-plies", min=1000, help="Plies of the rules figure.")
+    ] = 100_000,
     concurrency: Annotated[
         list[int] | None,
         typer.Option("--concurrency", "-c", min=1, help="Only tournament runs at these."),
     ] = None,
     tc: Annotated[str, typer.Option("--tc", help="Clock of the tournament runs.")] = "60+1",
-    workers: Annotated[int | None, typer.Option("--workers", min=0)] = None,
-    tournament_games: Annotated[int, typer.Option("--tournament-games", min=1)] = 1000,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", min=0, help="Worker processes of the tournament figure (0: none)."
+        ),
+    ] = None,
+    tournament_games: Annotated[
+        int, typer.Option("--tournament-games", min=1, help="Games of the tournament figure.")
+    ] = 1000,
 ) -> None:
     """Measure plies/s and the referee's per-ply overhead: a match, and tournaments.
 
@@ -367,6 +415,11 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
+def cli_command() -> Any:
+    """The whole command tree as ``main`` runs it, with readable help (``help_text``)."""
+    return readable(typer.main.get_command(app))
+
+
 def main() -> None:
     """Console-script entry: run the app, turning user errors into one line.
 
@@ -374,7 +427,7 @@ def main() -> None:
     too (not click's boxed usage text): the app runs outside click's standalone mode.
     """
     try:
-        code = app(standalone_mode=False)
+        code = cli_command()(standalone_mode=False)
     except SystemExit:
         raise
     except (KeyboardInterrupt, typer.Abort):

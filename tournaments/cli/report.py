@@ -26,7 +26,9 @@ def report_command(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="A tournament's --out.")],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="The page to write (default DIR/report.html)."),
+        typer.Option(
+            "--out", "-o", metavar="FILE.html", help="The page to write (default DIR/report.html)."
+        ),
     ] = None,
     paged: Annotated[
         bool | None,

@@ -71,7 +71,7 @@ def rules_command(
 
 
 def moves_command(
-    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
     start: Annotated[
         str | None, typer.Option("--start", help="Position token to start from.")
     ] = None,

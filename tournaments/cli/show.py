@@ -113,7 +113,7 @@ def _replay_texts(
 
 
 def show_command(
-    path: Annotated[Path, typer.Argument(metavar="FILE.tgn")],
+    path: Annotated[Path, typer.Argument(metavar="FILE.tgn", help="A record file.")],
     game_number: Annotated[int, typer.Option("--game", help="Which game of the file, from 1.")] = 1,
     ply: Annotated[
         int | None,

@@ -204,7 +204,9 @@ def tournament_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in --out.")
     ] = False,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output directory.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", metavar="DIR", help="Output directory.")
+    ] = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-c", min=1, help="Games at once.")
     ] = None,
@@ -220,11 +222,29 @@ def tournament_command(
     fmt: Annotated[
         str | None, typer.Option("--format", help="round-robin, gauntlet or swiss.")
     ] = None,
-    rounds: Annotated[int | None, typer.Option("--rounds", min=1)] = None,
-    games: Annotated[int | None, typer.Option("--games", min=1, help="Total games.")] = None,
-    per_encounter: Annotated[int | None, typer.Option("--games-per-encounter", min=1)] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option("--rounds", min=1, help="Repetitions of the schedule (Swiss: rounds)."),
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games", min=1, help="Total games instead of rounds (the schedule repeats)."
+        ),
+    ] = None,
+    per_encounter: Annotated[
+        int | None,
+        typer.Option(
+            "--games-per-encounter",
+            min=1,
+            help="Games per pairing or triple per round (default: one per seat arrangement).",
+        ),
+    ] = None,
     players: Annotated[int | None, typer.Option("--players", min=2, help="Seats.")] = None,
-    challengers: Annotated[int | None, typer.Option("--challengers", min=1)] = None,
+    challengers: Annotated[
+        int | None,
+        typer.Option("--challengers", min=1, help="Gauntlet: the first N entrants challenge."),
+    ] = None,
     seat_order: Annotated[
         str | None, typer.Option("--seat-order", help="all or cyclic (3+ seats).")
     ] = None,
@@ -232,7 +252,10 @@ def tournament_command(
     movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
     margin: Annotated[int | None, typer.Option("--margin", help="Grace per move, ms.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0)] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, help="Seeds the games, random openings and book order."),
+    ] = None,
     openings: Annotated[
         Path | None, typer.Option("--openings", help="File of start move sequences.")
     ] = None,
@@ -243,13 +266,17 @@ def tournament_command(
         str | None, typer.Option("--sprt", help="ELO0,ELO1[,ALPHA,BETA] (two entrants).")
     ] = None,
     event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
-    max_plies: Annotated[int | None, typer.Option("--max-plies", min=1)] = None,
+    max_plies: Annotated[
+        int | None,
+        typer.Option("--max-plies", min=1, help="Move limit: the game is then scored as it is."),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
     cluster: Annotated[
         str | None,
         typer.Option(
             "--cluster",
-            help="Play on the Dask scheduler tcp://HOST:PORT ('local': here, despite [cluster]).",
+            metavar="tcp://HOST:PORT|local",
+            help="Play on this Dask scheduler; local plays here even if the file has [cluster].",
         ),
     ] = None,
     sandbox: SandboxOption = None,

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from referee.version import VERSION
 from tournaments.results.counts import Counts
 from tournaments.results.elo import EloEstimate, Pentanomial, elo_pentanomial, elo_wdl
 from tournaments.results.game import GameReport
@@ -312,9 +313,11 @@ def _finite(value: float) -> float | None:
 
 
 def summary_json(summary: Summary) -> dict[str, Any]:
-    """Every number of the summary as a JSON-able dict."""
+    """Every number of the summary as a JSON-able dict, and under ``referee`` the version
+    of the referee that computed it."""
     sprt = summary.sprt
     return {
+        "referee": VERSION,
         "event": summary.info.event,
         "game": summary.info.game,
         "games": summary.done,
