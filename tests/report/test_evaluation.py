@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee.record.model import GameRecord, MoveEntry
 from referee.record.stream import read_records
 from tests.matches import run_referee
@@ -61,6 +63,7 @@ def test_games_without_scores_get_no_chart() -> None:
     assert moves.count('<small class="search">') == 1 and "d=4 n=10" in moves
 
 
+@pytest.mark.processes
 def test_report_and_adjudicate_pages_of_a_real_event(tmp_path: Path) -> None:
     scored = f"{sys.executable} {ROOT / 'tests/engines/scored_engine.py'}"
     config = tmp_path / "t.toml"

@@ -213,6 +213,7 @@ def _peak_mb(event: Path, out: Path) -> float:
     return usage.ru_maxrss / 1024
 
 
+@pytest.mark.marathon
 def test_memory_does_not_hold_the_records(tmp_path: Path) -> None:
     """20 times the games cost less memory than the extra games' record text alone (which,
     held as objects, would cost about twice that): the journal is streamed, and only what
