@@ -31,7 +31,7 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("perft-unknown-game", ("perft", "chess", "1"), "unknown game 'chess'"),
     ("perft-unknown-option", ("perft", "trike", "1", "--option", "bogus=1"), "bogus"),
     ("perft-bad-option-syntax", ("perft", "trike", "1", "--option", "size"), "key=value"),
-    ("perft-bad-depth", ("perft", "trike", "x"), "depth"),
+    ("perft-bad-depth", ("perft", "trike", "x"), "DEPTH"),
     ("perft-bad-start", ("perft", "trike", "1", "--start", "\x00\xff"), ""),
     ("perft-bad-players", ("perft", "trike", "1", "--players", "5"), "5"),
     ("play-missing-game", ("play",), "Missing argument 'GAME'"),

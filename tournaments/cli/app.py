@@ -427,7 +427,7 @@ def main() -> None:
     too (not click's boxed usage text): the app runs outside click's standalone mode.
     """
     try:
-        code = cli_command()(standalone_mode=False)
+        code = cli_command()(standalone_mode=False, prog_name="referee")
     except SystemExit:
         raise
     except (KeyboardInterrupt, typer.Abort):
