@@ -27,6 +27,12 @@ at the trigger ``go``
 ``premove``         its move, then (in a write of its own) the same ``move`` line again
 ``odd-blank``       its move followed by the character ``--char`` (default U+00A0, a
                     no-break space) on the same line
+``setsid-scrub``    forks a copy that leaves its session (``setsid``) and re-executes
+                    itself without ``REFEREE_ENGINE_TAG`` in its environment, sleeping
+                    forever, then exits with status 3
+``setsid-chain``    forks a copy that leaves its session, then forks again and exits
+                    about every millisecond (a new pid each time, each in a new
+                    session), forever; the engine exits with status 3
 elsewhere
 ``no-handshake``    ignores ``rgp 1`` and sleeps forever
 ``option-flood``    answers ``rgp 1`` with distinct ``option`` lines for ever
@@ -56,7 +62,8 @@ misdeed, as a program that reports its fatal error would), ``--slow MS`` (sleep 
 each move; with ``slow-handshake``, before the handshake instead), ``--spawn-child`` (at
 start, spawn ``sleep 1000`` sharing the pipes; with no mode it stalls at the trigger),
 ``--stderr-flood`` (about 1 MB to stderr
-at start and 0.5 MB before each move). The old spellings ``--illegal``, ``--crash`` …
+at start and 0.5 MB before each move), ``--trail FILE`` (``setsid-chain``: each link
+appends its pid to FILE). The old spellings ``--illegal``, ``--crash`` …
 are aliases of ``--mode illegal``, ``--mode crash`` ….
 """
 
@@ -98,6 +105,8 @@ MODES = {
     "double-move": "answer go with two move lines",
     "premove": "write its move again, unasked, right after answering",
     "odd-blank": "end its move line with the character --char (default U+00A0)",
+    "setsid-scrub": "fork a copy that calls setsid and drops its tag, then exit with status 3",
+    "setsid-chain": "fork a setsid chain that changes pid every millisecond, then exit",
     "no-handshake": "ignore 'rgp 1' and sleep",
     "option-flood": "answer 'rgp 1' with distinct option lines for ever",
     "handshake-flood": "answer 'rgp 1' with info lines for ever",
@@ -119,6 +128,10 @@ FLOOD_BYTES = 100 * 1024 * 1024
 CRASH_CODE = 3
 TRICKLE_SECONDS = 0.02
 """The pause between two lines of ``info-trickle``."""
+TAG_VARIABLE = "REFEREE_ENGINE_TAG"
+"""What the referee's reaper tags its engines' environments with (``protocol.reaper``)."""
+SLEEPER = "import time\nwhile True: time.sleep(3600)"
+"""The program ``setsid-scrub`` becomes (its other arguments keep the bot's own)."""
 
 
 def sleep_forever() -> NoReturn:
@@ -198,6 +211,18 @@ def misread(mode: str | None, line: bytes) -> bytes:
         sys.stderr.flush()
         os._exit(CRASH_CODE)
     return line
+def fork_chain(trail: str | None) -> NoReturn:
+    """Leave the session, then hand over to a fresh child about every millisecond, forever:
+    the pid to kill is never the same for long. Each link appends its pid to the file
+    ``trail``, if given (a link lives too briefly to be seen in ``/proc``)."""
+    fd = os.open(trail, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600) if trail else -1
+    while True:
+        os.setsid()
+        if fd >= 0:
+            os.write(fd, f"{os.getpid()}\n".encode())
+        time.sleep(0.001)
+        if os.fork() != 0:
+            os._exit(0)
 
 
 class FaultyLoop(EngineLoop):
@@ -381,6 +406,19 @@ class FaultyLoop(EngineLoop):
                 sleep_forever()
             self.stdout.flush()
             os._exit(CRASH_CODE)
+        elif mode == "setsid-scrub":
+            if os.fork() == 0:
+                os.setsid()
+                env = {k: v for k, v in os.environ.items() if k != TAG_VARIABLE}
+                # exec: a new environment, with no trace of the tag in /proc/PID/environ
+                os.execve(sys.executable, [sys.executable, "-c", SLEEPER, *sys.argv[1:]], env)
+            self.stdout.flush()
+            os._exit(CRASH_CODE)
+        elif mode == "setsid-chain":
+            if os.fork() == 0:
+                fork_chain(args.trail)
+            self.stdout.flush()
+            os._exit(CRASH_CODE)
         else:
             super().on_go(command)
 
@@ -427,6 +465,9 @@ def build_parser(prog: str = "python -m bots faulty") -> argparse.ArgumentParser
         default=0xA0,
         metavar="CODE",
         help="odd-blank: the code point after the move (default 0xa0)",
+    )
+    parser.add_argument(
+        "--trail", metavar="FILE", default=None, help="setsid-chain: each link appends its pid"
     )
     return parser
 

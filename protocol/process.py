@@ -26,8 +26,8 @@ When the block ends, however it ends (return, exception, cancellation), the grou
 sent SIGTERM, then SIGKILL ``KILL_GRACE`` seconds later unless the engine has exited
 by then (a polite stop, such as ``quit``, is the body's job, before it leaves the
 block); then what is left of the group is killed, the engine's strays that left the
-group are killed and reaped (``protocol.reaper``), and our ends of the pipes are
-closed. The process is reaped: nothing it started outlives the block.
+group or its session are frozen, killed and reaped (``protocol.reaper``), and our
+ends of the pipes are closed. The process is reaped: nothing it started outlives the block.
 
 :raises EngineStartError: from ``open``: the program cannot be run.
 
@@ -161,6 +161,9 @@ class EngineProcess:
         """What the stdin pipe holds (``make_room`` grows it)."""
         self._tag = reaper.new_tag()
         """In the engine's environment: finds its descendants that left its group."""
+        self._started: int | None = None
+        """The engine's start time (``reaper.start_time``): untagged orphans born later
+        may be its strays."""
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -209,7 +212,9 @@ class EngineProcess:
                     max_memory_mb=spec.max_memory_mb,
                     max_cpu_seconds=spec.max_cpu_seconds,
                 )
-            proc: trio.Process = await nursery.start(self._run)
+            with reaper.spawning():
+                proc: trio.Process = await nursery.start(self._run)
+                reaper.watch(proc.pid)  # trio waits for it: no engine's sweep may take it
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             # OSError: no such program or cwd, not executable; ValueError: a NUL in argv.
             if isinstance(exc, OSError) and exc.strerror:
@@ -220,6 +225,7 @@ class EngineProcess:
             self._note(message)
             raise EngineStartError(message) from None
         self._proc = proc
+        self._started = reaper.start_time(proc.pid)
         self.stdin_fd, self.stdout_fd = _fileno(proc.stdin), _fileno(proc.stdout)
         assert proc.stderr is not None
         nursery.start_soon(self._drain_stderr, proc.stderr)
@@ -396,6 +402,7 @@ class EngineProcess:
             self._launch.close()  # the spawn failed
         if proc is None:
             return
+        reaper.unwatch(proc.pid)  # trio has reaped it: the nursery is over
         # Members of the group that outlived the leader or ignored SIGTERM.
         _signal_group(proc.pid, signal.SIGKILL)
         await self._reap_strays(proc.pid)
@@ -410,9 +417,9 @@ class EngineProcess:
 
     async def _reap_strays(self, group: int) -> None:
         """Kill and reap the engine's descendants that were orphaned to us: those that
-        left its process group (``setsid``) and the zombies of those that did not
-        (we are their subreaper: ``protocol.reaper``)."""
-        strays = reaper.Strays(self._tag, group)
+        left its process group or session, with or without its tag, and the zombies of
+        those that did not (we are their subreaper: ``protocol.reaper``)."""
+        strays = reaper.Strays(self._tag, group, self._started)
         with trio.CancelScope(shield=True):
             for _ in range(round(REAP_GRACE / REAP_POLL)):
                 if not strays.sweep():

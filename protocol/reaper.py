@@ -1,21 +1,39 @@
 """Catching what an engine started outside its process group (no trio here; Linux).
 
-An engine runs in its own process group, and the session kills that whole group when
-it stops. A descendant that calls ``setsid`` (or ``setpgid``) leaves the group and
-would survive, reparented to init. Two things catch it:
+An engine runs in its own process group (and session), and the session kills that
+whole group when it stops. A descendant that calls ``setsid`` (or ``setpgid``) leaves
+the group and would survive, reparented to init. So:
 
 * the process hosting engines makes itself a *child subreaper*
-  (``prctl(PR_SET_CHILD_SUBREAPER)``), so orphaned descendants of its engines are
-  reparented to it rather than to init: they become its own children, cheap to list
-  (``/proc/self/task/*/children``) and its to reap;
-* each engine is started with ``REFEREE_ENGINE_TAG=<tag>`` in its environment, which
-  its descendants inherit, so at the engine's stop ``Strays(tag, group).sweep()`` picks
-  exactly that engine's strays among our children (never another engine's, nor an
-  unrelated child of ours), kills them with everything below them, and reaps them.
+  (``prctl(PR_SET_CHILD_SUBREAPER)``): every orphaned descendant of its engines is
+  reparented to it rather than to init, whatever it did with its session, group or
+  environment. Orphans are its own children: cheap to list
+  (``/proc/self/task/*/children``), and its to reap;
+* at an engine's stop, ``Strays(tag, group, started).sweep()`` picks that engine's
+  strays among our children, freezes them (SIGSTOP: a stopped process cannot fork)
+  with everything below them, looks again until no new one appears, then kills them
+  all (SIGKILL) and reaps them. A fork chain that changes pid every millisecond is
+  caught: each pass finds its newest link, reparented to us, and stops it.
 
-Only the stop path pays for this (reading a few ``/proc`` files). On systems without
-``prctl`` or ``/proc`` every function is a no-op. A descendant that scrubs the
-variable from its environment and escapes the group is not caught.
+Which orphan is whose (several engines may run in one process): each engine is started
+with ``REFEREE_ENGINE_TAG=<tag>`` in its environment, which its descendants inherit.
+A child of ours is a stray of the stopping engine when it
+
+1. carries that engine's tag, or
+2. is in the engine's process group (a zombie's environment is gone, its group is not), or
+3. carries no tag at all (its environment was scrubbed, or it is a zombie), lives in a
+   session other than ours (so the referee did not start it as a helper of its own, in
+   its session), is not a process the referee is waiting for (``watch``), and started
+   no earlier than the engine. While the referee is starting an engine (``spawning``),
+   such a child may be that engine between its fork and its exec: it is judged a
+   moment later.
+
+A process carrying another engine's tag is that engine's, swept at its stop. Rule 3 is
+a presumption: an untagged escapee born while several engines ran is killed at the
+stop of the first of them to stop (it cannot be traced further back once it has been
+reparented); it left its game's process group and scrubbed its tag, so it is killed
+early rather than late. Only the stop path pays for this (reading a few ``/proc``
+files). On systems without ``prctl`` or ``/proc`` every function is a no-op.
 """
 
 from __future__ import annotations
@@ -26,14 +44,48 @@ import itertools
 import os
 import signal
 import sys
+from collections.abc import Iterator
 
 TAG_VARIABLE = "REFEREE_ENGINE_TAG"
 """Environment variable naming the engine a process descends from."""
 PR_SET_CHILD_SUBREAPER = 36
 """From ``<linux/prctl.h>``."""
 
+FREEZE_PASSES = 1000
+"""Most looks for new strays in one sweep before the frozen ones are killed (a pass
+takes well under a millisecond; a process that forks needs longer to fork again)."""
+
 _counter = itertools.count(1)
 _subreaper_pid: int | None = None
+_watched: set[int] = set()
+"""Children the referee started itself and waits for (engines, bwrap): never strays."""
+
+
+_spawning = 0
+"""Spawns in progress (``spawning``): a child between its fork and its exec looks like an
+untagged escapee (our environment, a new session), so rule 3 waits for them."""
+
+
+@contextlib.contextmanager
+def spawning() -> Iterator[None]:
+    """Around the start of an engine, until its pid is ``watch``-ed: sweeps meanwhile judge
+    no untagged child (they look again a moment later)."""
+    global _spawning
+    _spawning += 1
+    try:
+        yield
+    finally:
+        _spawning -= 1
+
+
+def watch(pid: int) -> None:
+    """Note a child we started and will wait for ourselves: no sweep touches it."""
+    _watched.add(pid)
+
+
+def unwatch(pid: int) -> None:
+    """Forget ``pid`` once we have waited for it."""
+    _watched.discard(pid)
 
 
 def new_tag() -> str:
@@ -76,20 +128,35 @@ def children(pid: int | str = "self") -> list[int]:
     return found
 
 
-def _tagged(pid: int, marker: bytes) -> bool:
+_PREFIX = f"{TAG_VARIABLE}=".encode()
+
+
+def _tag(pid: int) -> bytes | None:
+    """The ``REFEREE_ENGINE_TAG=...`` entry of ``pid``'s environment; None if it has none
+    (or it is a zombie, or gone)."""
     try:
         with open(f"/proc/{pid}/environ", "rb") as f:
-            return marker in f.read().split(b"\0")
+            entries = f.read().split(b"\0")
     except OSError:
-        return False
+        return None
+    return next((entry for entry in entries if entry.startswith(_PREFIX)), None)
 
 
-def _group(pid: int) -> int | None:
+def _stat(pid: int | str) -> tuple[int, int, int] | None:
+    """``(process group, session, start time in clock ticks)`` of ``pid``; None if gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            return int(f.read().rsplit(b")", 1)[1].split()[2])
+            fields = f.read().rsplit(b")", 1)[1].split()
+        # fields[0] is field 3 (state): pgrp is field 5, session 6, starttime 22.
+        return int(fields[2]), int(fields[3]), int(fields[19])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started, in clock ticks since boot (``/proc/PID/stat``); None if gone."""
+    found = _stat(pid)
+    return None if found is None else found[2]
 
 
 def _subtree(pid: int) -> list[int]:
@@ -101,34 +168,78 @@ def _subtree(pid: int) -> list[int]:
 
 
 class Strays:
-    """The stray processes of one stopped engine: found, killed and reaped by ``sweep``.
+    """The stray processes of one stopped engine: found, frozen, killed and reaped by ``sweep``.
 
-    A stray is a child of ours (so an orphan we inherited as subreaper) that carries
-    the engine's tag, or that is in the engine's process group (a zombie's environment
-    is gone, its group is not). Everything below a stray is killed with it.
+    A stray is a child of ours (an orphan we inherited as subreaper) that the module's
+    rules give to this engine; everything below a stray is killed with it.
     """
 
-    def __init__(self, tag: str, group: int) -> None:
+    def __init__(self, tag: str, group: int, started: int | None = None) -> None:
         self.marker = f"{TAG_VARIABLE}={tag}".encode()
         self.group = group
+        self.started = started
+        """The engine's start time (``start_time``); None: untagged orphans are left alone."""
+        self.session = os.getsid(0)
         self.pending: set[int] = set()
         """Pids killed and not yet reaped (by us, or by their own dying parent)."""
+        self.deferred = False
+        """A child was left unjudged in the last pass (``spawning``)."""
+
+    def _ours(self, pid: int) -> bool:
+        if pid in _watched:
+            return False
+        tag = _tag(pid)
+        if tag == self.marker:
+            return True
+        stat = _stat(pid)
+        if stat is None:
+            return False
+        group, session, started = stat
+        if group == self.group:
+            return True
+        if (
+            tag is None
+            and self.started is not None
+            and session != self.session
+            and started >= self.started
+        ):
+            if _spawning:  # perhaps an engine being started: judge it next time
+                self.deferred = True
+                return False
+            return True
+        return False
+
+    def _look(self, frozen: set[int]) -> list[int]:
+        """Strays not frozen yet: new ones among our children, and what lives below
+        any stray."""
+        found = [p for p in children() if p not in frozen and self._ours(p)]
+        for pid in [*frozen, *found]:
+            found += [p for p in _subtree(pid)[1:] if p not in frozen and p not in found]
+        return found
 
     def sweep(self) -> bool:
-        """One pass: kill new strays (SIGKILL, with their descendants), reap the dead.
+        """One pass: freeze new strays and their descendants until no new one appears,
+        kill them (SIGKILL), reap the dead.
 
         Returns whether some are left to reap (dying, or orphans about to be
-        reparented to us): call again a moment later.
+        reparented to us), or new ones were found: call again a moment later.
         """
-        for pid in children():
-            if pid in self.pending:
-                continue
-            if not (_tagged(pid, self.marker) or _group(pid) == self.group):
-                continue
-            for member in _subtree(pid):
+        self.deferred = False
+        frozen = {p for p in self.pending if os.path.exists(f"/proc/{p}")}
+        killed: list[int] = []
+        for _ in range(FREEZE_PASSES):
+            new = self._look(frozen)
+            if not new:
+                break
+            for pid in new:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(member, signal.SIGKILL)
-                self.pending.add(member)
+                    os.kill(pid, signal.SIGSTOP)
+                frozen.add(pid)
+                killed.append(pid)
+        for pid in killed:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            self.pending.add(pid)
         for pid in list(self.pending):
             try:
                 done, _ = os.waitpid(pid, os.WNOHANG)
@@ -136,4 +247,4 @@ class Strays:
                 done = 0 if os.path.exists(f"/proc/{pid}") else pid
             if done:
                 self.pending.discard(pid)
-        return bool(self.pending)
+        return bool(self.pending) or bool(killed) or self.deferred

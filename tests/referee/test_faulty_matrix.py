@@ -52,6 +52,9 @@ EXPECTED: dict[str, tuple[Termination, str]] = {
     "premove": (T.PROTOCOL_ERROR, "with no request outstanding"),
     # 'move e3' + U+00A0 is not 'move e3'.
     "odd-blank": (T.PROTOCOL_ERROR, "bad move"),
+    # Leave the session without the tag, or change pid every millisecond: killed all the same.
+    "setsid-scrub": (T.CRASH, "3"),
+    "setsid-chain": (T.CRASH, "3"),
     "no-handshake": (T.VOID, "handshake"),
     "option-flood": (T.VOID, "options"),
     "handshake-flood": (T.VOID, "handshake"),
