@@ -155,6 +155,8 @@ def test_the_tables_of_a_big_field_grow_with_the_games_played() -> None:
     assert crosstable_names(summary) == ["r1", "r0", "r9999", "r9998"]
     text = render(summary, "plain")
     assert "the 4 of 10000 entrants who played" in text
+    assert text.count("(9996 entrants without a game not listed)") == 2  # standings, Elo
+    assert "r5000" not in text and len(text.splitlines()) < 60
     assert len(summary_json(summary)["crosstable"]) == 4  # the pairs that met, both ways
 
 

@@ -46,6 +46,7 @@ from tournaments.results.tables import (
     sprt_line,
     standings_rows,
     title,
+    unlisted,
 )
 from tournaments.results.timeline import llr_series, points_series, rating_series, timeline
 
@@ -92,6 +93,12 @@ def forfeit_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
         cells.append([row.name, *counts, sum(counts)])
     cells.append(["all", *totals, sum(totals)])
     return headers, cells
+
+
+def _unlisted_note(summary: Summary) -> str:
+    """A line on the entrants the tables leave out (a field over ``LIST_LIMIT``)."""
+    left_out = unlisted(summary)
+    return f"<p>{left_out} entrants without a game are not listed.</p>" if left_out else ""
 
 
 def _crosstable(summary: Summary) -> str:
@@ -219,7 +226,11 @@ def event_sections(
     return "".join(
         [
             f"<h1>{esc(title(summary))}</h1><p>{facts}</p><nav>{nav}</nav>",
-            _section("standings", "Standings", _plain_table(standings_rows(summary), "standings")),
+            _section(
+                "standings",
+                "Standings",
+                _unlisted_note(summary) + _plain_table(standings_rows(summary), "standings"),
+            ),
             _section(
                 "forfeits", "Forfeits by type", _plain_table(forfeit_rows(summary), "forfeits")
             ),

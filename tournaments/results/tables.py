@@ -61,6 +61,30 @@ def error_bar(value: float) -> str:
     return _num(value) if math.isfinite(value) else UNDEFINED_BAR
 
 
+LIST_LIMIT = 100
+"""Fields over this many entrants list in the text tables (standings, Elo, ratings) only
+the entrants who played, numbered among themselves: a field of 10,000 after 4 games
+would print 9,992 empty rows (``results.json`` keeps every entrant)."""
+
+
+def _listed(summary: Summary, games: int) -> bool:
+    """Whether a row of an entrant with ``games`` games is listed (``LIST_LIMIT``)."""
+    return games > 0 or len(summary.info.names) <= LIST_LIMIT
+
+
+def unlisted(summary: Summary) -> int:
+    """Entrants the text tables leave out: those without a game, in a field over
+    ``LIST_LIMIT``."""
+    if len(summary.info.names) <= LIST_LIMIT:
+        return 0
+    return sum(1 for row in summary.rows if not row.games)
+
+
+def _titled(title: str, summary: Summary) -> str:
+    left_out = unlisted(summary)
+    return f"{title} ({left_out} entrants without a game not listed)" if left_out else title
+
+
 def standings_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
     """Headers and cells of the standings."""
     players = summary.info.players
@@ -70,7 +94,7 @@ def standings_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
     headers += ["W", "D", "L"] if players == 2 else [*places, "Avg place"]
     headers.append("Forfeits")
     cells: list[list[object]] = []
-    for place, row in enumerate(summary.rows, start=1):
+    for place, row in enumerate((r for r in summary.rows if _listed(summary, r.games)), 1):
         line: list[object] = [place, row.name, row.games, _points(row.points)]
         line.append(f"{100 * row.score:.1f}%")
         if summary.game_points:
@@ -149,7 +173,8 @@ def elo_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
     """Headers and cells of each entrant's Elo against the field (two seats)."""
     headers = ["#", "Entrant", "Elo", "+/-", "nElo", "LOS", "Games", "Score", "Draw"]
     cells: list[list[object]] = []
-    for place, entry in enumerate(summary.entrant_elo, start=1):
+    listed = (e for e in summary.entrant_elo if _listed(summary, e.games))
+    for place, entry in enumerate(listed, start=1):
         elo = entry.elo
         cells.append(
             [
@@ -204,6 +229,7 @@ def rating_rows(summary: Summary) -> tuple[list[str], list[list[object]]]:
     places = {row.name: row for row in summary.rows}
     cells: list[list[object]] = []
     ordered = sorted(summary.ratings, key=lambda r: (-r.rating, r.name))
+    ordered = [r for r in ordered if _listed(summary, r.games)]
     for place, rating in enumerate(ordered, start=1):
         row = places.get(rating.name)
         cells.append(
@@ -241,16 +267,19 @@ def title(summary: Summary) -> str:
 def sections(summary: Summary) -> list[tuple[str, tuple[list[str], list[list[object]]]]]:
     """The titled tables of a summary, in order."""
     out = [
-        ("Standings", standings_rows(summary)),
+        (_titled("Standings", summary), standings_rows(summary)),
         (crosstable_title(summary), crosstable_rows(summary)),
     ]
     if summary.info.players == 2:
-        out.append(("Elo against the field (95% error bars)", elo_rows(summary)))
+        out.append((_titled("Elo against the field (95% error bars)", summary), elo_rows(summary)))
         if summary.pairs:
             out.append(("Pairs", pair_rows(summary)))
     else:
         out.append(
-            ("Ratings (Plackett-Luce, Elo scale, mean 0, 95% error bars)", rating_rows(summary))
+            (
+                _titled("Ratings (Plackett-Luce, Elo scale, mean 0, 95% error bars)", summary),
+                rating_rows(summary),
+            )
         )
     return out
 
