@@ -34,6 +34,7 @@ from tournaments.event.config import (
     with_sandbox,
 )
 from tournaments.event.plan import Plan
+from tournaments.html.page import page
 from tournaments.play.errors import TournamentError
 from tournaments.play.event_dir import open_event
 from tournaments.play.features import check_features_now
@@ -41,7 +42,7 @@ from tournaments.play.journal import GAMES, JOURNAL, JournalError, read_header
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts
-from tournaments.results.tables import FORMATS, render
+from tournaments.results.tables import FORMATS, render, title
 from tournaments.runner.run import Progress, RunResult, run_tournament
 
 P = ParamSpec("P")
@@ -440,7 +441,7 @@ def _finished(directory: Path) -> int:
 def standings_command(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="A tournament's --out.")],
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="plain, github, html or json.")
+        str, typer.Option("--format", "-f", help="plain, github, html (a whole page) or json.")
     ] = "plain",
 ) -> None:
     """Print the standings, crosstable and ratings of a tournament (also while it runs)."""
@@ -448,4 +449,7 @@ def standings_command(
         raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
     event = open_event(directory)
     summary = summarize_counts(event.info, event.counts())
+    if fmt == "html":  # a whole page in the report's style, not a fragment to embed
+        typer.echo(page(title(summary), render(summary, fmt)), nl=False)
+        return
     typer.echo(render(summary, fmt), nl=False)
