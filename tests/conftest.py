@@ -16,6 +16,11 @@ the kinds below, given by this rule (``pytest_collection_modifyitems``):
 A new test under ``tests/cluster/`` or on the ``browser``/``bwrap`` fixtures lands in its
 tier by itself; any other test that runs longer than ``SLOW_SECONDS`` without a mark is
 named at the end of the run, to be marked (or made cheaper).
+
+No ``pytest-xdist``: many tests measure deadlines and margins (move times, start and
+signal timeouts, the live server's cuts) and many start engine processes; two test
+workers on two cores would take the CPU those margins assume, so ``-n 2`` is not safe
+for this suite as it stands. Run the tiers one after the other instead.
 """
 
 from __future__ import annotations
