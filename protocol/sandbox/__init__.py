@@ -69,6 +69,11 @@ ADDRESS_SPACE_FACTOR = 2
 """Each process's address space may reach this many times ``max_memory_mb``: a hard
 backstop behind the warden's check of the resident memory of all processes."""
 MIB = 1024 * 1024
+DEFAULT_MAX_MEMORY_MB = 2048
+"""A sandboxed engine's memory limit (resident, all its processes, ``memfd`` files
+included) when its spec sets none: the sandbox always limits memory."""
+DEFAULT_MAX_CPU_SECONDS = 3600
+"""A sandboxed engine's CPU limit per game (all its processes) when its spec sets none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +153,17 @@ def warden_config(
     max_cpu_seconds: int | None,
     as_root: bool,
 ) -> Config:
-    """The warden's orders for an engine with these limits (pure)."""
+    """The warden's orders for an engine with these limits (pure).
+
+    A limit of None is the default (``DEFAULT_MAX_MEMORY_MB``, ``DEFAULT_MAX_CPU_SECONDS``);
+    the address-space backstop applies only to a memory limit given explicitly (some
+    runtimes reserve far more address space than they use).
+    """
+    backstop = max_memory_mb is not None
+    if max_memory_mb is None:
+        max_memory_mb = DEFAULT_MAX_MEMORY_MB
+    if max_cpu_seconds is None:
+        max_cpu_seconds = DEFAULT_MAX_CPU_SECONDS
     scratch = settings.max_scratch_mb * MIB
     rlimits = {
         # One more for the warden, which counts in the same user namespace.
@@ -157,16 +172,15 @@ def warden_config(
         "NOFILE": MAX_OPEN_FILES,
         "CORE": 0,
     }
-    if max_memory_mb is not None:
+    if backstop:
         rlimits["AS"] = max_memory_mb * MIB * ADDRESS_SPACE_FACTOR
-    if max_cpu_seconds is not None:
-        rlimits["CPU"] = max_cpu_seconds
+    rlimits["CPU"] = max_cpu_seconds
     return Config(
         report=report_fd,
         max_processes=settings.max_processes,
         rlimits=rlimits,
-        max_memory=None if max_memory_mb is None else max_memory_mb * MIB,
-        max_cpu=None if max_cpu_seconds is None else float(max_cpu_seconds),
+        max_memory=max_memory_mb * MIB,
+        max_cpu=float(max_cpu_seconds),
         watch=WRITABLE,
         max_files=max(64, scratch // BYTES_PER_FILE),
         drop=(SANDBOX_UID, SANDBOX_UID) if as_root else None,

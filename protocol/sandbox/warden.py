@@ -170,7 +170,8 @@ class Sample:
         self.tasks = tasks
         """Threads of all processes (what ``RLIMIT_NPROC`` counts)."""
         self.resident = resident
-        """Bytes of resident memory, summed over processes."""
+        """Bytes of resident memory, summed over processes, plus what their ``memfd``
+        files hold (``memfd_bytes``)."""
         self.cpu = cpu
         """CPU seconds of the live processes plus the reaped ones."""
         self.full = tuple(full)
@@ -267,6 +268,38 @@ def _read_processes(skip: int) -> Iterable[tuple[int, int, int]]:
             continue  # it ended while we looked
 
 
+def memfd_bytes(skip: int) -> int:
+    """Bytes held in ``memfd`` files open in the sandbox's processes, each file once.
+
+    A ``memfd``'s pages are memory, but they count in no process's resident set unless
+    mapped: without this an engine could hold gigabytes in them under any memory limit.
+    Found among each process's open files (``/proc/PID/fd``, names ``/memfd:...``);
+    the size is what the file has allocated (``st_blocks``).
+    """
+    seen = set()
+    total = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == skip:
+            continue
+        directory = f"/proc/{name}/fd"
+        try:
+            fds = os.listdir(directory)
+        except OSError:
+            continue
+        for fd in fds:
+            path = f"{directory}/{fd}"
+            try:
+                if not os.readlink(path).startswith("/memfd:"):
+                    continue
+                st = os.stat(path)
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_blocks * 512
+    return total
+
+
 def _full(paths: Sequence[str], max_files: int | None) -> list[str]:
     full = []
     for path in paths:
@@ -287,9 +320,10 @@ def sample(config: Config) -> Sample:
         ticks += cpu
         pages += rss
     reaped = os.times()
+    memfds = memfd_bytes(skip=os.getpid()) if config.max_memory is not None else 0
     return Sample(
         tasks=tasks,
-        resident=pages * os.sysconf("SC_PAGE_SIZE"),
+        resident=pages * os.sysconf("SC_PAGE_SIZE") + memfds,
         cpu=ticks / os.sysconf("SC_CLK_TCK") + reaped.children_user + reaped.children_system,
         full=_full(config.watch, config.max_files),
     )

@@ -10,12 +10,14 @@ tests read there what the engine could and could not do. Attacks:
 * ``forkbomb``: processes that fork forever and keep every process they get; the
   engine never answers this ``go``;
 * ``hog``: allocate and touch memory 8 MiB at a time, forever;
+* ``memfd``: write 32 MiB into one new ``memfd`` after another, holding them all and
+  mapping none (its resident memory stays small), forever (inside a sandbox only);
 * ``fill``: write to ``$HOME`` until something stops it;
 * ``spin``: burn CPU forever;
 * ``kill``: fork a child, then ``kill -9 -1``; report who is still alive, play on;
 * ``sandboxed-only``: no attack, but it exits at once (status 3) outside a sandbox.
 
-The three that could hurt the machine (``forkbomb``, ``kill``, ``fill``) only attack
+The four that could hurt the machine (``forkbomb``, ``kill``, ``fill``, ``memfd``) only attack
 inside the referee's sandbox (process 1 is the warden); elsewhere they say so and
 play fair. ``kill -9 -1`` as root outside a sandbox would kill every process of the
 host.
@@ -101,6 +103,16 @@ def hog() -> None:
         held.append(bytearray(8 * 1024 * 1024))  # zeroed: every page is touched
 
 
+def memfd() -> None:
+    say("memfd hog")
+    held = []
+    block = b"m" * (32 * 1024 * 1024)
+    while True:
+        fd = os.memfd_create("hog")
+        os.write(fd, block)
+        held.append(fd)
+
+
 def fill() -> None:
     say("filling $HOME")
     chunk = b"x" * (1 << 20)
@@ -141,7 +153,7 @@ class HostileBrain(RandomBrain):
 
     def strike(self) -> None:
         attack, args = self.attack, self.args
-        if attack in ("forkbomb", "kill", "fill") and not sandboxed():
+        if attack in ("forkbomb", "kill", "fill", "memfd") and not sandboxed():
             say(f"{attack}: not in a sandbox, so not attacking")
         elif attack == "read":
             read(args)
@@ -154,6 +166,8 @@ class HostileBrain(RandomBrain):
             forkbomb()
         elif attack == "hog":
             hog()
+        elif attack == "memfd":
+            memfd()
         elif attack == "fill":
             fill()
         elif attack == "spin":

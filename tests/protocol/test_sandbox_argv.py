@@ -8,6 +8,8 @@ import pytest
 
 from protocol.sandbox import (
     ADDRESS_SPACE_FACTOR,
+    DEFAULT_MAX_CPU_SECONDS,
+    DEFAULT_MAX_MEMORY_MB,
     MIB,
     SANDBOX_UID,
     SCRATCH,
@@ -172,13 +174,20 @@ def test_root_mode_maps_users_itself_and_drops_to_an_unprivileged_one() -> None:
     assert config.drop == (SANDBOX_UID, SANDBOX_UID)
 
 
-def test_no_memory_or_cpu_limit_unless_the_spec_has_one() -> None:
+def test_default_memory_and_cpu_limits_when_the_spec_has_none() -> None:
     config = warden_config(
         SandboxSettings(), report_fd=3, max_memory_mb=None, max_cpu_seconds=None, as_root=False
     )
-    assert config.max_memory is None and config.max_cpu is None
-    assert "AS" not in config.rlimits and "CPU" not in config.rlimits
+    assert config.max_memory == DEFAULT_MAX_MEMORY_MB * MIB
+    assert config.max_cpu == DEFAULT_MAX_CPU_SECONDS
+    assert config.rlimits["CPU"] == DEFAULT_MAX_CPU_SECONDS
+    assert "AS" not in config.rlimits  # no address-space backstop for a default
     assert config.max_processes == 64  # the default under the sandbox
+    given = warden_config(
+        SandboxSettings(), report_fd=3, max_memory_mb=300, max_cpu_seconds=7, as_root=False
+    )
+    assert given.max_memory == 300 * MIB and given.max_cpu == 7
+    assert given.rlimits["AS"] == 600 * MIB and given.rlimits["CPU"] == 7
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from protocol import sandbox
 from protocol.errors import EngineTerminatedError
 from protocol.messages import Go, NewGame, Position
 from protocol.process import EngineProcess
@@ -112,6 +113,8 @@ async def test_the_root_and_the_host_are_read_only(bwrap: None, tmp_path: Path) 
         ("forkbomb", {"sandbox": SandboxSettings(max_processes=16)},
          "process limit (16 processes and threads)"),
         ("hog", {"max_memory_mb": 200}, "memory limit (resident"),
+        ("memfd", {"max_memory_mb": 200, "sandbox": SandboxSettings(max_scratch_mb=40)},
+         "memory limit (resident"),
         ("fill", {"sandbox": SandboxSettings(max_scratch_mb=8)}, "scratch limit"),
         ("spin", {"max_cpu_seconds": 1}, "CPU time limit"),
     ],
@@ -138,6 +141,23 @@ async def test_an_engine_over_a_limit_is_killed_and_the_limit_named(
     assert any(f"{end}{words}" in message
                for end in ("signal 9 (SIGKILL): ", *ends.get(attack, ()))), message  # fmt: skip
     assert processes_mentioning(marker) == []
+
+
+async def test_the_sandbox_limits_memory_by_default(
+    bwrap: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A smaller default than the real one, for the test's sake: the engine sets no limit.
+    monkeypatch.setattr(sandbox, "DEFAULT_MAX_MEMORY_MB", 300)
+    argv = hostile_argv("hog", str(tmp_path))
+    spec = EngineSpec(name="hog", argv=argv, sandbox=SandboxSettings())
+    with trio.fail_after(60):
+        async with EngineSession.open(spec) as session:
+            await session.new_game(GAME, timeout=10)
+            with pytest.raises(EngineTerminatedError) as info:
+                await session.request_move(Position(), Go(), deadline=trio.current_time() + 50)
+    assert "signal 9 (SIGKILL): memory limit (resident" in str(info.value)
+    assert "over 300 MiB)" in str(info.value)
+    assert processes_mentioning(str(tmp_path)) == []
 
 
 async def test_kill_minus_one_kills_only_the_sandbox_s_processes(
