@@ -224,6 +224,7 @@ def format_command(command: Command) -> str:
         and command.times is not None
         and command.nodes is None
         and command.depth is None
+        and command.movestogo is None
     ):
         remaining, increments = command.times, command.incs
         if increments is None or len(remaining) != len(increments):
@@ -243,12 +244,14 @@ def format_command(command: Command) -> str:
             if not moves:
                 return f"position {start}"
             return f"position {start} moves {join_moves(moves)}"
-        case Go(times, incs, movetime, nodes, depth):
+        case Go(times, incs, movetime, nodes, depth, movestogo):
             line = "go"
             if nodes is not None:
                 line += f" nodes {check_int(nodes, 'nodes', minimum=1)}"
             if depth is not None:
                 line += f" depth {check_int(depth, 'depth', minimum=1)}"
+            if movestogo is not None and times is None:
+                raise ProtocolViolation("go: 'movestogo' needs 'time' and 'inc'")
             if movetime is not None:
                 if times is not None or incs is not None:
                     raise ProtocolViolation("go: 'movetime' excludes 'time' and 'inc'")
@@ -257,7 +260,10 @@ def format_command(command: Command) -> str:
                 return line
             if times is None or incs is None or len(times) != len(incs):
                 raise ProtocolViolation("go: 'time' and 'inc' must list the same seats")
-            return f"{line} time {ints(times, 'time')} inc {ints(incs, 'inc')}"
+            line = f"{line} time {ints(times, 'time')} inc {ints(incs, 'inc')}"
+            if movestogo is not None:
+                line += f" movestogo {check_int(movestogo, 'movestogo', minimum=1)}"
+            return line
         case Ping(token):
             return f"ping {as_token(token, 'ping token')}"
         case NewGame(game, players, seat, seed, options):
@@ -332,11 +338,14 @@ def _parse_go(words: list[str]) -> Go:
     if rest[0] == "movetime":
         (ms,) = expect_keys(rest, ("movetime",), "go")
         return Go(movetime=parse_int(ms, "movetime"), nodes=nodes, depth=depth)
+    movestogo = None
+    if len(rest) == 6 and rest[4] == "movestogo":
+        movestogo, rest = parse_int(rest[5], "movestogo", minimum=1), rest[:4]
     time_word, inc_word = expect_keys(rest, ("time", "inc"), "go")
     times, incs = int_list(time_word, "time"), int_list(inc_word, "inc")
     if len(times) != len(incs):
         raise ProtocolViolation("malformed go: 'time' and 'inc' list different numbers of seats")
-    return Go(times=times, incs=incs, nodes=nodes, depth=depth)
+    return Go(times=times, incs=incs, nodes=nodes, depth=depth, movestogo=movestogo)
 
 
 def _parse_newgame(words: list[str]) -> NewGame:

@@ -61,7 +61,7 @@ class Position:
 
 @dataclass(frozen=True, slots=True)
 class Go:
-    """``go [nodes <n>] [depth <d>] [time t1,t2,... inc i1,i2,... | movetime <ms>]``.
+    """``go [nodes <n>] [depth <d>] [time t1,... inc i1,... [movestogo <m>] | movetime <ms>]``.
 
     Answered by ``info`` lines, then ``move <token>`` or ``resign``. The search
     limits ``nodes`` and ``depth`` are sent only to an engine that declared them
@@ -78,6 +78,10 @@ class Go:
     """Search at most this many nodes (the engine's own count), at least 1."""
     depth: int | None = None
     """Search at most this many plies deep, at least 1."""
+    movestogo: int | None = None
+    """Moves the seat to move must make before its next session's time is added, this
+    one included, at least 1 (moves-per-session controls only; only with ``times``).
+    Optional: an engine may ignore it, its clock lists are the same either way."""
 
 
 @dataclass(frozen=True, slots=True)

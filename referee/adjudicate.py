@@ -15,6 +15,11 @@
    ``s=`` items are fed to the rule ply by ply: it must end the game exactly where the
    record ends with termination ``adjudication`` (or where the rules end it), never
    earlier, and an ``adjudication`` must be the one it gives. Else ``wrong-result``.
+5. With a ``TimeControl`` tag and the moves' times, the clocks are replayed through the
+   referee's own ``Clock`` (``referee.clock_audit``): no move may be past its time plus the
+   margin (the mover lost on time there) and every recorded time left must be the
+   clock's. Else ``wrong-result`` at that ply. A tag that does not read is
+   ``invalid-record``.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.clock_audit import MARGIN_TAG, ClockAudit, ClockProblem
 from referee.core import Outcome, Termination
 from referee.errors import IllegalMoveError, RulesError
 from referee.record.model import GameRecord
@@ -136,6 +142,10 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
             adjudicator = ScoreAdjudicator(ScoreRules.from_tag(settings), players)
         except ValueError as exc:
             return _invalid(str(exc))
+    try:
+        audit = ClockAudit.of_tags(record.tag("TimeControl"), record.tag(MARGIN_TAG), players)
+    except ValueError as exc:
+        return _invalid(str(exc))
     decision: Decision | None = None
     early: Decision | None = None
 
@@ -148,6 +158,11 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
         if seat is None:
             reason = f"move {ply} {text!r}: the game is already over"
             return _illegal(ply, None, text, reason, game.render(state))
+        if audit is not None:  # the referee charges the clock before it reads the move
+            note = record.moves[index].note
+            late = audit.observe(ply, seat, note.used, note.remaining)
+            if late is not None:
+                return _clock_dispute(game, record, state, ply, seat, text, late)
         try:
             move = game.parse_move(state, text)
         except RulesError as exc:
@@ -172,6 +187,30 @@ def adjudicate(record: GameRecord, *, make: GameMaker = make_game) -> Verdict:
         if decision is not None and state.outcome() is None:
             return _check_result(game, record, state, adjudicated=decision)
     return _check_result(game, record, state)
+
+
+def _clock_dispute(
+    game: AnyGame,
+    record: GameRecord,
+    state: Any,
+    ply: int,
+    seat: int,
+    move: str,
+    problem: ClockProblem,
+) -> Verdict:
+    """``wrong-result`` at ``ply`` for a clock ``problem``: the correct result is the
+    mover's time forfeit there when the move was late, unknown when a time left is wrong."""
+    timeout = forfeit_outcome(game, state, Termination.TIMEOUT, seat) if problem.late else None
+    return Verdict(
+        VerdictKind.WRONG_RESULT,
+        problem.reason,
+        ply,
+        seat + 1,
+        move,
+        claimed=record.result,
+        correct=result_text(game, timeout) if timeout is not None else None,
+        position=game.render(state),
+    )
 
 
 def _check_rule(

@@ -161,8 +161,10 @@ def _who(seat: int, player: Player) -> str:
 
 
 def _go(clock: Clock, seat: int) -> Go:
-    tc = clock.tc
+    tc = clock.control(seat)
     if tc.base is not None:
+        if tc.moves is not None:
+            return Go(clock.times_ms(), clock.incs_ms(), movestogo=clock.moves_to_go(seat))
         return Go(clock.times_ms(), clock.incs_ms())  # times, incs
     if tc.movetime is not None:
         return Go(movetime=int(tc.movetime * 1000))
@@ -180,7 +182,7 @@ def _search(search: SearchInfo, players: int) -> SearchInfo:
 async def play_game(
     game: Game[Any, Any],
     players: Sequence[Player],
-    tc: TimeControl,
+    tc: TimeControl | Sequence[TimeControl],
     *,
     seed: int = 0,
     start: str | None = None,
@@ -189,6 +191,8 @@ async def play_game(
     adjudication: ScoreRules | None = None,
 ) -> GameResult:
     """Play one game; ``players[i]`` sits in seat ``i``.
+
+    ``tc``: every seat's time control, or one per seat (time odds).
 
     ``adjudication``: the score rules that may end the game early (None: never).
 
@@ -296,7 +300,7 @@ async def play_game(
             mover,
             text,
             elapsed,
-            charge.remaining if tc.base is not None else None,
+            charge.remaining if clock.counts_time(mover) else None,
             reply.infos,
             reply.sent_at,
             reply.arrived_at,

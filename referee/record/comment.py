@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from protocol.search_info import NO_SEARCH, ForcedWin, Score, SearchInfo, parse_score
 
-_SECONDS = re.compile(r"(?:0|[1-9][0-9]*)\.[0-9]+s")
-_TIMES_ONLY = re.compile(r"((?:0|[1-9][0-9]*)\.[0-9]+)s(?: ((?:0|[1-9][0-9]*)\.[0-9]+)s)?")
+# The time left may be negative: a move within the margin leaves the clock below 0.
+_SECONDS = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+s")
+_TIMES_ONLY = re.compile(r"((?:0|[1-9][0-9]*)\.[0-9]+)s(?: (-?(?:0|[1-9][0-9]*)\.[0-9]+)s)?")
 """The comment the referee writes when the engine reported no search items."""
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 from referee.clock import TimeControl
+from referee.clock_audit import clock_tags
 from referee.core import Game
 from referee.match import DEFAULT_MAX_PLIES, GameResult, play_game
 from referee.players import EnginePlayer, Player, warm_up
@@ -77,7 +78,7 @@ def make_record(
         ("Event", plan.event),
         ("Round", str(index + 1)),
         ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
-        ("TimeControl", plan.tc.tag()),
+        *clock_tags(plan.tc),
         ("Seed", str(plan.seed + index)),
     ]
     if plan.adjudication:

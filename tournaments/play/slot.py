@@ -28,6 +28,7 @@ import trio
 
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
+from referee.clock_audit import clock_tags
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player, warm_up
 from referee.record import MoveEntry, build_record, format_record, timing_comment
@@ -228,7 +229,7 @@ class Slot:
             ("Round", str(job.round)),
             ("GameNumber", str(job.number)),
             ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
-            ("TimeControl", setup.tc.tag()),
+            *clock_tags(setup.tc),
             ("Seed", str(job.seed)),
         ]
         if job.opening:
