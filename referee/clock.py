@@ -37,6 +37,15 @@ _MOVETIME_PATTERN = re.compile(rf"^movetime={_NUMBER}$")
 FORMS = "BASE+INC, MOVES/BASE+INC, hourglass:BASE, movetime=SECONDS or inf (seconds)"
 """The forms ``TimeControl.parse`` reads, for error messages and help."""
 
+DEFAULT_TC = "10+0.1"
+"""The time control of ``play`` and ``tournament`` when none is given."""
+
+TC_HELP = (
+    f"Time control: {FORMS}; e.g. 40/60+0.5 is 60 s per 40 moves plus 0.5 s a move"
+    f" (default {DEFAULT_TC} without --movetime)."
+)
+"""The command line's help for ``--tc``."""
+
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:

@@ -19,7 +19,7 @@ from tabulate import tabulate
 from bots.cbuild import BuildError
 from protocol.sandbox.host import SandboxUnavailable
 from protocol.spec import EngineSpec
-from referee.clock import TimeControl
+from referee.clock import DEFAULT_TC, TC_HELP, TimeControl, time_control
 from referee.core import Game
 from referee.errors import RulesError
 from referee.match import DEFAULT_MAX_PLIES
@@ -135,12 +135,10 @@ def perft_command(
 
 
 def _time_control(tc: str | None, movetime: int | None, margin_ms: int) -> TimeControl:
-    if tc is not None and movetime is not None:
-        raise UserError("give either --tc or --movetime, not both")
-    margin = margin_ms / 1000
-    if movetime is not None:
-        return TimeControl.fixed(movetime, margin=margin)
-    return TimeControl.parse(tc or "10+0.1", margin=margin)
+    try:  # the one parser of a time control (referee.clock), as a config's tc
+        return time_control(tc, movetime, margin=margin_ms / 1000, default=DEFAULT_TC)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _check_appendable(path: Path) -> None:
@@ -183,12 +181,7 @@ def play_command(
         list[str],
         typer.Option("--engine", "-e", help="Engine command, built-in name, or NAME=COMMAND."),
     ],
-    tc: Annotated[
-        str | None,
-        typer.Option(
-            "--tc", help="BASE+INC in seconds, or inf (default 10+0.1 without --movetime)."
-        ),
-    ] = None,
+    tc: Annotated[str | None, typer.Option("--tc", help=TC_HELP)] = None,
     movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
     margin: Annotated[int, typer.Option("--margin", help="Grace per move, ms.")] = 50,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 2,

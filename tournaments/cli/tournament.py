@@ -18,6 +18,7 @@ from typing import Annotated, Any, NoReturn, ParamSpec
 
 import typer
 
+from referee.clock import TC_HELP
 from referee.score_rules import DrawRule, ResignRule
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.progress import ProgressDisplay
@@ -249,7 +250,7 @@ def tournament_command(
     seat_order: Annotated[
         str | None, typer.Option("--seat-order", help="all or cyclic (3+ seats).")
     ] = None,
-    tc: Annotated[str | None, typer.Option("--tc", help="BASE+INC seconds, or inf.")] = None,
+    tc: Annotated[str | None, typer.Option("--tc", help=TC_HELP)] = None,
     movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
     margin: Annotated[int | None, typer.Option("--margin", help="Grace per move, ms.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,

@@ -133,6 +133,8 @@ class SlotSetup:
                 "increment": tc.increment,
                 "movetime": tc.movetime,
                 "margin": tc.margin,
+                "moves": tc.moves,
+                "hourglass": tc.hourglass,
             },
             "max_plies": self.max_plies,
             "adjudication": self.adjudication.tag_text() if self.adjudication else None,
@@ -171,6 +173,8 @@ class SlotSetup:
                 increment=tc["increment"],
                 movetime=tc["movetime"],
                 margin=tc["margin"],
+                moves=tc.get("moves"),
+                hourglass=bool(tc.get("hourglass", False)),
             ),
             max_plies=int(data["max_plies"]),
             adjudication=(

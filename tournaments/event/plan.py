@@ -18,7 +18,8 @@ from typing import Any
 from bots.cbuild import BuildError
 from protocol.sandbox import SandboxSettings
 from protocol.spec import EngineSpec
-from referee.clock import TimeControl
+from referee.clock import DEFAULT_TC, TimeControl
+from referee.clock import time_control as clock_time_control
 from referee.core import Game
 from referee.errors import RulesError
 from referee.registry import make_game
@@ -127,11 +128,7 @@ def time_control(config: TournamentConfig) -> TimeControl:
     :raises ValueError: both ``tc`` and ``movetime_ms``, or a bad value.
     """
     margin = config.margin_ms / 1000
-    if config.movetime_ms is not None:
-        if config.tc is not None:
-            raise ValueError("give either tc or movetime_ms, not both")
-        return TimeControl.fixed(config.movetime_ms, margin=margin)
-    return TimeControl.parse(config.tc or "10+0.1", margin=margin)
+    return clock_time_control(config.tc, config.movetime_ms, margin=margin, default=DEFAULT_TC)
 
 
 @dataclass(frozen=True, slots=True)
