@@ -153,16 +153,22 @@ class TimeControl:
 
 
 def time_control(
-    tc: str | None, movetime_ms: int | None, *, margin: float = DEFAULT_MARGIN, default: str
+    tc: str | None,
+    movetime_ms: int | None,
+    *,
+    margin: float = DEFAULT_MARGIN,
+    default: str,
+    names: tuple[str, str] = ("tc", "movetime_ms"),
 ) -> TimeControl:
     """The time control of a ``--tc`` text or a ``--movetime`` in ms (a config's ``tc`` and
-    ``movetime_ms``), ``default`` when neither is given.
+    ``movetime_ms``), ``default`` when neither is given; ``names`` are how the two are
+    called where they came from, for the error.
 
     :raises ValueError: both given, or a bad value (one line).
     """
     if movetime_ms is not None:
         if tc is not None:
-            raise ValueError("give either a time control (tc) or a move time, not both")
+            raise ValueError(f"give either {names[0]} or {names[1]}, not both")
         return TimeControl.fixed(movetime_ms, margin=margin)
     return TimeControl.parse(tc if tc is not None else default, margin=margin)
 

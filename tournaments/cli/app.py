@@ -136,7 +136,9 @@ def perft_command(
 
 def _time_control(tc: str | None, movetime: int | None, margin_ms: int) -> TimeControl:
     try:  # the one parser of a time control (referee.clock), as a config's tc
-        return time_control(tc, movetime, margin=margin_ms / 1000, default=DEFAULT_TC)
+        margin = margin_ms / 1000
+        names = ("--tc", "--movetime")
+        return time_control(tc, movetime, margin=margin, default=DEFAULT_TC, names=names)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
