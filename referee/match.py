@@ -236,11 +236,12 @@ async def play_game(
         except EngineError as error:
             if isinstance(error, EngineTimeoutError):
                 runner = late_total[mover] + error.late
-                if runner > tc.margin:
+                margin = clock.control(mover).margin
+                if runner > margin:
                     outcome = _void(
                         f"{RUNNER_LATE}: {_who(mover, player)} timed out, but the referee"
                         f" itself stalled {runner * 1000:.0f} ms during its moves (over the"
-                        f" {tc.margin * 1000:.0f} ms margin): void, to be played again",
+                        f" {margin * 1000:.0f} ms margin): void, to be played again",
                         None,
                     )
                     break
