@@ -122,6 +122,14 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("report-file", ("report", "{file}"), "{file}"),
     ("report-binary-journal", ("report", "{bindir}"), "journal"),
     ("report-empty-journal", ("report", "{emptydir}"), "{emptydir}"),
+    ("moves-unknown-game", ("moves", "chess"), "unknown game 'chess'"),
+    ("moves-unparsable-move", ("moves", "trike", "--moves", "zz9"), "ply 1 (move 1 of --moves)"),
+    ("moves-illegal-move", ("moves", "trike", "--moves", "e3", "e3"), "ply 2"),
+    ("moves-bad-players", ("moves", "trike", "--players", "5"), "not 5"),
+    ("moves-unknown-option", ("moves", "trike", "--option", "bogus=1"), "unknown option 'bogus'"),
+    ("moves-bad-start", ("moves", "trike", "--start", "nonsense"), "bad trike position"),
+    ("rules-unknown-game", ("rules", "chess"), "unknown game 'chess'"),
+    ("rules-unknown-flag", ("rules", "trike", "--bogus"), "No such option: --bogus"),
 ]  # fmt: skip
 
 
