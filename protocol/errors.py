@@ -51,6 +51,15 @@ class EngineError(Exception):
     """True once ``add_diagnostics`` ran (a session's fatal error is raised again later:
     it is diagnosed once)."""
 
+    @property
+    def brief(self) -> str:
+        """The message without the diagnostics: what the other engines at the table are
+        told (``gameover … detail``). The failed engine's stderr is the owner's to read,
+        not its opponents' (sandboxed engines learn nothing of each other)."""
+        return self._brief if self.diagnosed else str(self)
+
+    _brief = ""
+
     def add_diagnostics(
         self, stderr: Sequence[str], exchange: Sequence[str], hint: str = ""
     ) -> None:
@@ -60,6 +69,7 @@ class EngineError(Exception):
         if self.diagnosed:
             return
         self.diagnosed = True
+        self._brief = str(self)
         self.stderr_tail = tuple(
             _cut(line, STDERR_TAIL_CHARS) for line in stderr[-STDERR_TAIL_LINES:]
         )

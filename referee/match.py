@@ -210,13 +210,15 @@ async def play_game(
         try:
             await player.start_game(GameSetup(game.name, options, num_players, seat, seed))
         except EngineError as error:
-            void = _void(f"seat {seat + 1} ({player.name}) failed to start: {error}", seat)
-            return await _finish(game, players, state, void, moves, start)
+            failed = f"seat {seat + 1} ({player.name}) failed to start: "
+            void = _void(failed + str(error), seat)
+            return await _finish(game, players, state, void, moves, start, failed + error.brief)
 
     clock = Clock(tc, num_players)
     adjudicator = ScoreAdjudicator(adjudication, num_players) if adjudication else None
     decision: Decision | None = None
     late_total = [0.0] * num_players  # the referee's own lateness, per seat, this game
+    told: str | None = None  # the gameover detail, when it differs from the outcome's reason
     while True:
         outcome = state.outcome()
         if outcome is not None:
@@ -250,6 +252,7 @@ async def play_game(
                 termination = Termination.CRASH
             reason = f"{_who(mover, player)}: {error}"
             outcome = forfeit_outcome(game, state, termination, mover, reason)
+            told = f"{_who(mover, player)}: {error.brief}"
             break
         if reply.move is None:
             outcome = forfeit_outcome(
@@ -314,7 +317,7 @@ async def play_game(
         history = history.appended(text)
         if on_move is not None:
             on_move(len(moves), played)
-    return await _finish(game, players, state, outcome, moves, start)
+    return await _finish(game, players, state, outcome, moves, start, told)
 
 
 async def _finish(
@@ -324,11 +327,15 @@ async def _finish(
     outcome: Outcome,
     moves: list[PlayedMove],
     start: str | None,
+    told: str | None = None,
 ) -> GameResult:
+    """Tell every player the game is over and return the result. ``told``: the detail
+    the players get when it is not the outcome's reason (an engine failure's reason
+    without the failed engine's stderr)."""
     notice = GameOver(
         result=result_text(game, outcome),
         reason=outcome.termination.value,
-        detail=outcome.reason,
+        detail=outcome.reason if told is None else told,
     )
     for player in players:
         await player.game_over(notice)

@@ -63,6 +63,24 @@ def test_play_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path) -> N
     assert "## seat 1: faulty" in transcript or "## seat 1: python" in transcript
 
 
+def test_the_other_engines_are_not_told_the_failed_engines_stderr(tmp_path: Path) -> None:
+    """The record and the console carry the stderr line; the ``gameover`` the opponent
+    reads names the failure without it (an engine's stderr is its owner's to read)."""
+    done = referee(
+        "play", "trike", "-e", MID_GAME, "-e", "random", "--games", "1", "--out", "g.tgn",
+        "--transcripts", "all", cwd=tmp_path,
+    )  # fmt: skip
+    [reason] = reasons(tmp_path / "g.tgn")
+    assert FATAL in reason, done.stdout
+    told = [
+        line
+        for line in (tmp_path / "g.transcripts.log").read_text().splitlines()
+        if "> gameover " in line
+    ]
+    assert told, done.stdout
+    assert all("exited with code 3" in line and FATAL not in line for line in told), told
+
+
 def test_play_without_out_keeps_the_transcript_in_the_temporary_folder(tmp_path: Path) -> None:
     done = referee("play", "trike", "-e", MID_GAME, "-e", "random", "--games", "1", cwd=tmp_path)
     [path] = transcript_paths(done.stdout, tmp_path)
