@@ -76,6 +76,9 @@ STALE_CHUNKS = 4
 """Before a request, at most this many chunks written since the last one are checked."""
 EAGER_READS = 2
 """Chunks read in a row without waiting before the reader yields to the scheduler."""
+CHATTER_SLICE = 0.001
+"""Seconds of ``info`` lines handled in a row before the reader yields (a flood must
+not stall the run's other games, nor look like the referee's own lateness)."""
 
 
 def shown_line(line: str, limit: int = 80) -> str:
@@ -109,6 +112,8 @@ class EngineChannel:
         """Trio time of the last chunk read: once past a request's deadline, no more reads."""
         self._eager = 0
         """Chunks read in a row without waiting (see ``EAGER_READS``)."""
+        self._yielded = -math.inf
+        """When the reader last let the scheduler run (``CHATTER_SLICE``)."""
         self._now: Callable[[], float] = trio.current_time
         """``trio.current_time``; from ``open`` on, the run's clock read directly (the
         per-ply path reads it twice a move: a hop less through trio's dispatch each)."""
@@ -298,8 +303,12 @@ class EngineChannel:
                     return reply, arrived
             # Chatter (info, blank lines, stale pongs) is not parsed past the deadline,
             # however much of it was read (a chunk holds thousands of lines).
-            if self._now() > deadline:
+            now = self._now()
+            if now > deadline:
                 return self._past_deadline(deadline, arrived if since is None else since)
+            if now - self._yielded > CHATTER_SLICE:
+                self._yielded = now
+                await trio.lowlevel.checkpoint()  # a cancellation here loses chatter only
             if reply is not None:
                 return reply, arrived
 
@@ -419,6 +428,8 @@ class EngineChannel:
             raise self._fail(EngineTerminatedError(f"engine {self.spec.name!r} {what}"))
         now = self._now()
         self._last_read = now
+        if self._eager == 1:  # the first read after a wait or a checkpoint: it yielded
+            self._yielded = now
         self._queue(chunk, now)
 
     def _queue(self, chunk: bytes, now: float) -> None:

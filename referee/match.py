@@ -35,9 +35,9 @@ allows, when the seat's summed lateness is at least the overrun (without the
 referee's stalls it would have been in time), voids the game (``RUNNER_LATE`` opens
 the reason; no culprit) instead of forfeiting it: a tournament plays it again. A
 timeout (``EngineTimeoutError``: the referee looked at the pipe at or after the
-deadline and found no answer) voids it when the seat's summed lateness, that move's
-included, is over the margin: the clock the engine was given had been eaten by the
-referee.
+deadline and found no answer, so that move is the engine's) voids it when the seat's
+lateness summed over its earlier moves is over the margin: the clock the engine was
+given had been eaten by the referee.
 
 A forfeit ends the game for every seat count: the culprit is ranked last, the
 other seats are ranked among themselves by ``Game.score_unfinished`` (in a
@@ -236,17 +236,18 @@ async def play_game(
         try:
             reply = await player.choose_move(request)
         except EngineError as error:
-            if isinstance(error, EngineTimeoutError):
-                runner = late_total[mover] + error.late
-                margin = clock.control(mover).margin
-                if runner > margin:
-                    outcome = _void(
-                        f"{RUNNER_LATE}: {_who(mover, player)} timed out, but the referee"
-                        f" itself stalled {runner * 1000:.0f} ms during its moves (over the"
-                        f" {margin * 1000:.0f} ms margin): void, to be played again",
-                        None,
-                    )
-                    break
+            # A timeout's own move cannot be the referee's fault (it looked at the pipe
+            # after the deadline and found no answer: its stalls only gave more time),
+            # but the clock the engine was given may have been eaten on earlier moves.
+            margin = clock.control(mover).margin
+            if isinstance(error, EngineTimeoutError) and late_total[mover] > margin:
+                outcome = _void(
+                    f"{RUNNER_LATE}: {_who(mover, player)} timed out, but the referee itself"
+                    f" stalled {late_total[mover] * 1000:.0f} ms during its earlier moves"
+                    f" (over the {margin * 1000:.0f} ms margin): void, to be played again",
+                    None,
+                )
+                break
             termination = termination_of(error)
             if termination is Termination.VOID:
                 termination = Termination.CRASH
