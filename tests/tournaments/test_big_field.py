@@ -218,6 +218,7 @@ def test_a_plackett_luce_fit_of_a_large_field_has_ratings_but_no_error_bars() ->
 # --- the command -------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 def test_ten_thousand_entrants_start_their_first_game_at_once(tmp_path: Path) -> None:
     config = write_field(tmp_path / "field.toml", FIELD, games=4)
     began = time.monotonic()
@@ -234,6 +235,7 @@ def test_ten_thousand_entrants_start_their_first_game_at_once(tmp_path: Path) ->
     assert len(read_journal(tmp_path / "out").games) == 4
 
 
+@pytest.mark.processes
 def test_ten_thousand_entrants_stay_under_200_mb(tmp_path: Path) -> None:
     config = write_field(tmp_path / "field.toml", FIELD, games=4)
     peak, code, err = peak_rss(config, tmp_path / "out", timeout=180)
@@ -254,6 +256,7 @@ def _resume_hint(out: Path) -> str:
     return f"continue with: referee tournament --resume --out {out}"
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_the_games_exits_130_with_the_resume_hint(
     tmp_path: Path, signum: int
@@ -279,6 +282,7 @@ def test_a_signal_during_the_games_exits_130_with_the_resume_hint(
     assert standings.returncode == 0 and f"{finished}/100000 games" in standings.stdout
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_while_the_plan_is_made_exits_130_before_anything_is_written(
     tmp_path: Path, signum: int
@@ -304,6 +308,7 @@ def test_a_signal_while_the_plan_is_made_exits_130_before_anything_is_written(
     assert not (out / JOURNAL).exists()
 
 
+@pytest.mark.processes
 def test_a_signal_while_the_modules_are_read_exits_130(tmp_path: Path) -> None:
     config = write_field(tmp_path / "field.toml", 10, games=4)
     proc = start(config, tmp_path / "out")
@@ -320,6 +325,7 @@ def test_a_signal_while_the_modules_are_read_exits_130(tmp_path: Path) -> None:
     assert seconds < 10, f"{seconds:.1f} s from the signal to the exit"
 
 
+@pytest.mark.processes
 def test_a_signal_as_the_event_opens_exits_130_with_the_resume_hint(tmp_path: Path) -> None:
     # Right after the journal's header is written: the first results.json, the slots.
     out = tmp_path / "out"
