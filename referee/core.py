@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from referee.errors import IllegalMoveError, InvalidOptionError
@@ -137,17 +137,23 @@ class OptionSpec:
 M = TypeVar("M", bound=Hashable)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class State(ABC, Generic[M]):
     """An immutable position plus everything needed to continue it.
 
     Subclasses are ``@dataclass(frozen=True, slots=True)``. ``play`` never mutates
-    its receiver.
+    its receiver. A subclass implements ``_generate``; ``legal_moves`` runs it once per
+    state and keeps the answer in ``_moves``, the one field this base declares.
 
     Invariant (checked for every game by the conformance tests):
     ``to_move is None`` iff ``outcome() is not None`` iff ``legal_moves() == ()``.
     """
 
-    __slots__ = ()
+    _moves: tuple[M, ...] | None = field(default=None, kw_only=True, compare=False, repr=False)
+    """``legal_moves()`` once computed, None before. Not part of the position: outside
+    equality, hash and repr, and keyword-only so that it comes after every field of a
+    subclass (which may then have fields without defaults). A frozen state stores it with
+    ``object.__setattr__``: a plain slot, as fast to read as any field."""
 
     @property
     @abstractmethod
@@ -164,12 +170,23 @@ class State(ABC, Generic[M]):
     def ply(self) -> int:
         """The number of moves played since the game's initial position."""
 
-    @abstractmethod
     def legal_moves(self) -> tuple[M, ...]:
         """Every legal complete turn, in a canonical, deterministic order.
 
         Mandatory rules are applied here: a move absent from this tuple is illegal.
-        Empty iff the game is over.
+        Empty iff the game is over. ``_generate``'s answer, computed once per state.
+        """
+        moves = self._moves
+        if moves is None:
+            moves = self._generate()
+            object.__setattr__(self, "_moves", moves)
+        return moves
+
+    @abstractmethod
+    def _generate(self) -> tuple[M, ...]:
+        """Every legal move as ``legal_moves`` describes it (empty when the game is over).
+
+        Called at most once per state, by ``legal_moves``; other code calls that.
         """
 
     @abstractmethod

@@ -36,7 +36,7 @@ class CountState(State[int]):
     def to_move(self) -> int | None:
         return None if self.total >= self.target else self.moves_played % self.num_players
 
-    def legal_moves(self) -> tuple[int, ...]:
+    def _generate(self) -> tuple[int, ...]:
         return () if self.to_move is None else (1, 2)
 
     def outcome(self) -> Outcome | None:

@@ -65,7 +65,7 @@ class TallyState(State[str]):
     def to_move(self) -> int | None:
         return None if self.ply >= self.length else self.ply % len(self.points)
 
-    def legal_moves(self) -> tuple[str, ...]:
+    def _generate(self) -> tuple[str, ...]:
         return () if self.to_move is None else ("x", "y")
 
     def outcome(self) -> Outcome | None:

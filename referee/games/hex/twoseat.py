@@ -4,8 +4,8 @@ Both have two seats that alternate from seat 1, a game that ends when a seat has
 stones left or the no-capture count reaches its limit, and a position text whose seat
 to move and counters must agree with that. ``TwoSeatRules`` is the base of each game's
 ``Rules``; ``TwoSeatState`` is the base of each game's frozen ``State`` (it reads the
-subclass's ``turn``, ``quiet`` and ``_moves`` fields and ``armies``); ``check_decoded``
-checks a decoded position.
+subclass's ``turn`` and ``quiet`` fields and ``armies``); ``check_decoded`` checks a
+decoded position.
 """
 
 from __future__ import annotations
@@ -33,26 +33,21 @@ class TwoSeatRules:
 
 
 class TwoSeatState(State[M]):
-    """The turn, legal-move cache and outcome of a two-seat hexhex capture game.
+    """The turn and outcome of a two-seat hexhex capture game.
 
     A subclass is a frozen slots dataclass with the fields ``turn`` (the seat to move,
-    -1 when over), ``quiet`` (plies since the last capture) and ``_moves`` (the cache,
-    None until asked), and implements ``armies`` and ``_generate``.
+    -1 when over) and ``quiet`` (plies since the last capture), and implements
+    ``armies`` and ``State._generate``.
     """
 
     __slots__ = ()
 
     turn: int
     quiet: int
-    _moves: tuple[M, ...] | None
 
     @abstractmethod
     def armies(self, seat: int) -> int:
         """The mask of every stone of ``seat``."""
-
-    @abstractmethod
-    def _generate(self) -> tuple[M, ...]:
-        """Every legal move, in canonical order (empty when the game is over)."""
 
     @property
     def num_players(self) -> int:
@@ -61,13 +56,6 @@ class TwoSeatState(State[M]):
     @property
     def to_move(self) -> Seat | None:
         return None if self.turn < 0 else self.turn
-
-    def legal_moves(self) -> tuple[M, ...]:
-        moves = self._moves
-        if moves is None:
-            moves = self._generate()
-            object.__setattr__(self, "_moves", moves)
-        return moves
 
     def outcome(self) -> Outcome | None:
         if self.turn >= 0:

@@ -147,8 +147,6 @@ class TriabloState(State[int]):
     """Plies since the last capture (or since the end of the setup)."""
     out: tuple[tuple[int, str], ...]
     """Eliminated seats in order, each with its reason (``notation.REASONS``)."""
-    _moves: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
-    """``legal_moves()`` once computed."""
 
     @property
     def num_players(self) -> int:
@@ -171,18 +169,13 @@ class TriabloState(State[int]):
         gone = {seat for seat, _ in self.out}
         return tuple(seat for seat in range(self.config.players) if seat not in gone)
 
-    def legal_moves(self) -> tuple[int, ...]:
+    def _generate(self) -> tuple[int, ...]:
         """Every legal move in ascending ``int`` order (see ``movegen``)."""
-        moves = self._moves
-        if moves is None:
-            if self.seat < 0:
-                moves = ()
-            elif self.in_setup:
-                moves = tuple(start.setup_moves(self.board, self.seat))
-            else:
-                moves = tuple(movegen.generate(self.board, self.seat, self.config.captive_tips))
-            object.__setattr__(self, "_moves", moves)
-        return moves
+        if self.seat < 0:
+            return ()
+        if self.in_setup:
+            return tuple(start.setup_moves(self.board, self.seat))
+        return tuple(movegen.generate(self.board, self.seat, self.config.captive_tips))
 
     def is_legal(self, move: int) -> bool:
         """Tests the one move against the board instead of generating every move."""

@@ -98,7 +98,6 @@ class TrichessState(State[int]):
     pieces: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
     """Per seat, the cells of its pieces in index order."""
     _st: _Status | None = field(default=None, compare=False, repr=False)
-    _moves: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
     _ctx: Moves | None = field(default=None, compare=False, repr=False)
     _pre: _Status | None = field(default=None, compare=False, repr=False)
 
@@ -245,15 +244,8 @@ class TrichessState(State[int]):
     def outcome(self) -> Outcome | None:
         return self.status().outcome
 
-    def legal_moves(self) -> tuple[int, ...]:
-        """Every legal move as a move int (see ``attacks``): by origin, destination, choice."""
-        moves = self._moves
-        if moves is None:
-            moves = self._generate()
-            object.__setattr__(self, "_moves", moves)
-        return moves
-
     def _generate(self) -> tuple[int, ...]:
+        """Every legal move as a move int (see ``attacks``): by origin, destination, choice."""
         st = self.prelude()
         if st.outcome is not None:
             return ()

@@ -69,8 +69,6 @@ class TricolorState(State[int]):
     """Cell bits of the free positions of the colour required next (0 when over)."""
     configs: Configs = field(compare=False, repr=False)
     """The geometry and configuration tables of ``n`` and ``rim_crowns``."""
-    _moves: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
-    """``legal_moves()`` once computed."""
 
     @property
     def num_players(self) -> int:
@@ -85,13 +83,9 @@ class TricolorState(State[int]):
         """The colour of the next placement: 0 orange, 1 green, 2 yellow."""
         return self.ply % 3
 
-    def legal_moves(self) -> tuple[int, ...]:
+    def _generate(self) -> tuple[int, ...]:
         """The free positions of the required colour, by ``i`` then ``j`` ascending."""
-        moves = self._moves
-        if moves is None:
-            moves = self.configs.board.moves_of(self.free, self.ply % 3) if self.turn >= 0 else ()
-            object.__setattr__(self, "_moves", moves)
-        return moves
+        return self.configs.board.moves_of(self.free, self.ply % 3) if self.turn >= 0 else ()
 
     def is_legal(self, move: int) -> bool:
         """One colour test and one bit test instead of listing the moves."""

@@ -86,7 +86,6 @@ class TricouleurState(TwoSeatState[Move]):
     turn: int = field(compare=False)
     """The seat to move, -1 when the game is over."""
     rules: Rules = field(compare=False, repr=False)
-    _moves: tuple[Move, ...] | None = field(default=None, compare=False, repr=False)
     _capture: bool | None = field(default=None, compare=False, repr=False)
 
     def armies(self, seat: int) -> int:

@@ -107,8 +107,6 @@ class TrikeState(State[int]):
     """Whether the seat to move may place on any empty cell (even/odd modes)."""
     board: Board = field(compare=False, repr=False)
     """The geometry of ``size``."""
-    _moves: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
-    """``legal_moves()`` once computed."""
 
     @property
     def num_players(self) -> int:
@@ -118,15 +116,8 @@ class TrikeState(State[int]):
     def to_move(self) -> Seat | None:
         return None if self.turn < 0 else self.turn
 
-    def legal_moves(self) -> tuple[int, ...]:
-        """Destination cells in index order, then ``SWAP`` where it is legal."""
-        moves = self._moves
-        if moves is None:
-            moves = self._generate()
-            object.__setattr__(self, "_moves", moves)
-        return moves
-
     def _generate(self) -> tuple[int, ...]:
+        """Destination cells in index order, then ``SWAP`` where it is legal."""
         if self.turn < 0:
             return ()
         cells = self.cells

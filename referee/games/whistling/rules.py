@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core import Game, OptionSpec, ranks_from_scores
+from referee.core import Game, OptionSpec, State, ranks_from_scores
 from referee.errors import InvalidPositionError
 from referee.games.hex import Rotations, bits
 from referee.games.hex.twoseat import TwoSeatRules, TwoSeatState, check_decoded
@@ -76,7 +76,6 @@ class WhistlingState(TwoSeatState[Move]):
     spread: tuple[int, int] = field(compare=False, repr=False)
     """``stones`` in the six-copy layout of ``Rules.rotations`` (kept up to date by
     ``_apply``), for the capture search's whistle test."""
-    _moves: tuple[Move, ...] | None = field(default=None, compare=False, repr=False)
     _search: CaptureSearch | None = field(default=None, compare=False, repr=False)
 
     def armies(self, seat: int) -> int:
@@ -239,15 +238,14 @@ def _state_maker() -> Callable[
     """A constructor of ``WhistlingState`` without the frozen dataclass ``__init__``
     (which sets each field through ``object.__setattr__``): the same fields, set
     through the slot descriptors, about twice as fast (one state per ply)."""
-    fields = ("stones", "ply", "quiet", "turn", "rules", "spread", "_moves", "_search")
+    fields = ("_moves", "stones", "ply", "quiet", "turn", "rules", "spread", "_search")
     if tuple(WhistlingState.__dataclass_fields__) != fields:  # kept in step with the class
         raise RuntimeError("WhistlingState fields changed: update _state_maker")
     new = object.__new__
     slot: Any = WhistlingState.__dict__
     stones, ply, quiet, turn = (slot[n].__set__ for n in ("stones", "ply", "quiet", "turn"))
-    rules_, spread, moves, search = (
-        slot[n].__set__ for n in ("rules", "spread", "_moves", "_search")
-    )
+    rules_, spread, search = (slot[n].__set__ for n in ("rules", "spread", "_search"))
+    moves = State.__dict__["_moves"].__set__  # the cache slot is the base's
 
     def make(
         s: tuple[int, int], p: int, q: int, t: int, r: Rules, sp: tuple[int, int]
