@@ -4,21 +4,23 @@ Both have two seats that alternate from seat 1, a game that ends when a seat has
 stones left or the no-capture count reaches its limit, and a position text whose seat
 to move and counters must agree with that. ``TwoSeatRules`` is the base of each game's
 ``Rules``; ``TwoSeatState`` is the base of each game's frozen ``State`` (it reads the
-subclass's ``turn`` and ``quiet`` fields and ``armies``); ``check_decoded`` checks a
-decoded position.
+subclass's ``turn`` and ``quiet`` fields and ``armies``); ``TwoSeatGame`` is the base of
+each game's ``Game`` (the diagram's status line and the scores of a stopped game);
+``check_decoded`` checks a decoded position.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from referee.core import Outcome, Seat, State, Termination
+from referee.core import Game, Outcome, Seat, State, Termination, ranks_from_scores
 from referee.errors import InvalidPositionError
 from referee.games.hex.board import HexBoard
 
 M = TypeVar("M")
+S = TypeVar("S", bound="TwoSeatState[Any]")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,6 +71,48 @@ class TwoSeatState(State[M]):
         return Outcome(
             Termination.RULES, (1, 1), (), None, f"draw: {self.quiet} plies without a capture"
         )
+
+
+class TwoSeatGame(Game[S, M]):
+    """What the two games' rules objects share: the diagram's status line and the
+    scores of a game the referee stops. A subclass names its armies and draws its board."""
+
+    army_names: ClassVar[tuple[str, str]]
+    """How the status line names seat 1's and seat 2's stones, e.g. ``("X", "O")``."""
+
+    @abstractmethod
+    def draw_board(self, state: S) -> str:
+        """The multi-line diagram of the stones, without the status line."""
+
+    def render(self, state: S) -> str:
+        """The board (``draw_board``), then whose turn it is or how the game ended."""
+        if state.turn >= 0:
+            status = (
+                f"ply {state.ply}, seat {state.turn + 1} ({self.army_names[state.turn]}) "
+                f"to move, {state.quiet} plies without capture"
+            )
+        else:
+            outcome = state.outcome()
+            status = f"ply {state.ply}, game over: {outcome.reason if outcome else ''}"
+        return self.draw_board(state) + "\n" + status
+
+    def score_unfinished(self, state: S) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """Scores are the stones each seat has left, ranks follow from them (more is better).
+
+        Neither game has in-game points and each ends only when a seat loses its last
+        stone (or by the no-capture draw), so material is the measure of a game the
+        referee stops (move limit) and of the other seat after a forfeit. The scores
+        appear in the record's ``Score`` tag of such games (``14,9``); a game ended by
+        the rules has none. The rules say nothing about unfinished games. The built-in
+        ``greedy`` bot evaluates positions by these scores (``Game.evaluate``).
+        """
+        counts = self.evaluate(state)
+        return ranks_from_scores(counts), counts
+
+    def evaluate(self, state: S) -> tuple[float, ...]:
+        """The scores of ``score_unfinished`` (stones left), without ranking them: engines
+        call this once per position they look at."""
+        return float(state.armies(0).bit_count()), float(state.armies(1).bit_count())
 
 
 def derive_turn(armies: tuple[int, int], quiet: int, ply: int, draw_after: int) -> int:

@@ -36,15 +36,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from referee.core import Game, OptionSpec, ranks_from_scores
+from referee.core import OptionSpec
 from referee.errors import InvalidMoveError, InvalidPositionError
 from referee.games.hex import Zones, bits, step_zones
-from referee.games.hex.twoseat import TwoSeatRules, TwoSeatState, check_decoded
+from referee.games.hex.twoseat import TwoSeatGame, TwoSeatRules, TwoSeatState, check_decoded
 from referee.games.tricouleur import explain, notation
 from referee.games.tricouleur.notation import BOARD, CELLS, NAMES
-
-_ARMY = ("First, RWB", "Second, rwb")
-"""How ``render`` names each seat's army."""
 
 REPLACE = -1
 """Third element of a replacement move."""
@@ -239,11 +236,12 @@ class TricouleurState(TwoSeatState[Move]):
         return TricouleurState(tuple(st), self.ply + 1, quiet, turn, rules)
 
 
-class Tricouleur(Game[TricouleurState, Move]):
+class Tricouleur(TwoSeatGame[TricouleurState, Move]):
     """Tricouleur on hexhex side 8 (see the module doc)."""
 
     name = "tricouleur"
     version = "1"
+    army_names = ("First, RWB", "Second, rwb")
     player_counts = (2,)
     option_specs = (
         OptionSpec(
@@ -330,32 +328,6 @@ class Tricouleur(Game[TricouleurState, Move]):
         turn = raw.turn
         return TricouleurState(raw.stones, raw.ply, raw.quiet, turn, self.rules)
 
-    def render(self, state: TricouleurState) -> str:
-        """The board with cell names at both ends of each row, then whose turn it is."""
-        if state.turn >= 0:
-            status = (
-                f"ply {state.ply}, seat {state.turn + 1} ({_ARMY[state.turn]}) "
-                f"to move, {state.quiet} plies without capture"
-            )
-        else:
-            outcome = state.outcome()
-            status = f"ply {state.ply}, game over: {outcome.reason if outcome else ''}"
-        return notation.render(state.stones) + "\n" + status
-
-    def score_unfinished(self, state: TricouleurState) -> tuple[tuple[int, ...], tuple[float, ...]]:
-        """Scores are the stones each seat has left, ranks follow from them (more is better).
-
-        The game has no in-game points and ends only when a seat loses its last stone
-        (or by the no-capture draw), so material is the measure of a game the referee
-        stops (move limit) and of the other seat after a forfeit. The scores appear in
-        the record's ``Score`` tag of such games (``14,9``); a game ended by the rules
-        has none. The rules say nothing about unfinished games. The built-in ``greedy``
-        bot evaluates positions by these scores (``Game.evaluate``).
-        """
-        counts = self.evaluate(state)
-        return ranks_from_scores(counts), counts
-
-    def evaluate(self, state: TricouleurState) -> tuple[float, ...]:
-        """The scores of ``score_unfinished`` (stones left), without ranking them: engines
-        call this once per position they look at."""
-        return float(state.armies(0).bit_count()), float(state.armies(1).bit_count())
+    def draw_board(self, state: TricouleurState) -> str:
+        """The board with cell names at both ends of each row."""
+        return notation.render(state.stones)

@@ -34,10 +34,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core import Game, OptionSpec, State, ranks_from_scores
+from referee.core import OptionSpec, State
 from referee.errors import InvalidPositionError
 from referee.games.hex import Rotations, bits
-from referee.games.hex.twoseat import TwoSeatRules, TwoSeatState, check_decoded
+from referee.games.hex.twoseat import TwoSeatGame, TwoSeatRules, TwoSeatState, check_decoded
 from referee.games.whistling import explain, notation
 from referee.games.whistling.chains import CaptureSearch
 from referee.games.whistling.notation import BOARD, CELLS, CRUSH, Move
@@ -267,11 +267,12 @@ def _state_maker() -> Callable[
 _new_state = _state_maker()
 
 
-class WhistlingCaptures(Game[WhistlingState, Move]):
+class WhistlingCaptures(TwoSeatGame[WhistlingState, Move]):
     """Whistling Captures on hexhex side 11 (see the module doc)."""
 
     name = "whistling-captures"
     version = "1"
+    army_names = ("X", "O")
     player_counts = (2,)
     option_specs = (
         OptionSpec(
@@ -347,33 +348,12 @@ class WhistlingCaptures(Game[WhistlingState, Move]):
         turn = raw.turn
         return self._state((x, o), raw.ply, raw.quiet, turn)
 
-    def render(self, state: WhistlingState) -> str:
-        """The board in the source's layout, then whose turn it is."""
-        if state.turn >= 0:
-            status = (
-                f"ply {state.ply}, seat {state.turn + 1} ({'X' if state.turn == 0 else 'O'}) "
-                f"to move, {state.quiet} plies without capture"
-            )
-        else:
-            outcome = state.outcome()
-            status = f"ply {state.ply}, game over: {outcome.reason if outcome else ''}"
-        return notation.render(state.stones) + "\n" + status
-
-    def score_unfinished(self, state: WhistlingState) -> tuple[tuple[int, ...], tuple[float, ...]]:
-        """Scores are the stones each seat has left, ranks follow from them (more is better).
-
-        The game has no in-game points and ends only when a seat loses its stones (or by
-        the no-capture draw), so material is the measure of a game the referee stops
-        (move limit) and of the other seat after a forfeit. The scores appear in the
-        record's ``Score`` tag of such games (``17,12``); a game ended by the rules has
-        none. The rules say nothing about unfinished games. The built-in ``greedy`` bot
-        evaluates positions by these scores (``Game.evaluate``).
-        """
-        counts = self.evaluate(state)
-        return ranks_from_scores(counts), counts
+    def draw_board(self, state: WhistlingState) -> str:
+        """The board in the source's layout."""
+        return notation.render(state.stones)
 
     def evaluate(self, state: WhistlingState) -> tuple[float, ...]:
-        """The scores of ``score_unfinished`` (stones left), without ranking them: engines
-        call this once per position they look at."""
+        """``TwoSeatGame.evaluate`` reading the two masks directly (one call less per
+        position an engine looks at)."""
         stones = state.stones
         return float(stones[0].bit_count()), float(stones[1].bit_count())
