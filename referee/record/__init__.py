@@ -1,6 +1,7 @@
 """Game records in the ``.tgn`` text format (specified in ``protocol/RECORD.md``).
 
-``model`` holds the data: ``GameRecord`` and ``MoveEntry``, always well-formed, the tag
+``packed`` keeps many short strings in little memory (a read record's moves and
+comments); ``model`` holds the data: ``GameRecord`` and ``MoveEntry``, always well-formed, the tag
 rules and the reader's ``RecordSyntaxError``; ``comment`` reads and writes a move's
 comment (time used and left, the engine's search items). ``write`` builds a game's record
 and appends it to a file; ``parse`` is the strict reader of text, one game at a time;

@@ -13,12 +13,16 @@ Whether the moves are legal and the result right is not checked here: that is
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import overload
 
 from referee.core import Seat, Termination
 from referee.record.comment import MoveComment, parse_move_comment
+from referee.record.packed import Strings
 from referee.results import RESULT_PART, UNFINISHED, parse_result
 
 HEAD_TAGS = ("Game", "Options", "RulesVersion", "Players")
@@ -27,6 +31,9 @@ TAIL_TAGS = ("Result", "Termination")
 """The required tags after the seats."""
 MAX_PLAYERS = 999
 """The largest ``Players`` value the format accepts (games set their own limits)."""
+MAX_TAGS = 1000
+"""The most tags a game may have (a record holds a few dozen; a reader of a hostile file
+would otherwise hold a million)."""
 
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 """A tag name."""
@@ -117,6 +124,8 @@ def check_tags(tags: Sequence[tuple[str, str]]) -> None:
 
     :raises TagError: the first broken rule, with the index of the tag at fault.
     """
+    if len(tags) > MAX_TAGS:
+        raise TagError(f"more than {MAX_TAGS} tags", MAX_TAGS)
     names = [name for name, _ in tags]
     if (  # all tags at once; tag by tag only to name the first bad one
         len(set(names)) != len(names)
@@ -209,12 +218,89 @@ class MoveEntry:
         return parse_move_comment(self.comment)
 
 
+class MoveList(Sequence[MoveEntry]):
+    """The moves of a parsed record, compact (``referee.record.packed``): the move tokens
+    as ``Strings``, and the comments as ``Strings`` with, in ascending order, the index of
+    the move each follows (most records comment every move; hostile ones may comment
+    none, or one). A ``MoveEntry`` is made when one is read, so a game of millions of
+    moves costs a few bytes a move, not a hundred. Equal to any sequence of the same
+    entries (a tuple of ``MoveEntry`` in particular), with the same hash as that tuple.
+
+    The reader builds it from tokens it has checked; the entries are checked again as
+    they are made (``MoveEntry``).
+    """
+
+    __slots__ = ("_comment_at", "_comments", "texts")
+
+    def __init__(self, texts: Strings, comment_at: array[int], comments: Strings) -> None:
+        """:raises ValueError: ``comment_at`` and ``comments`` differ in length."""
+        if len(comment_at) != len(comments):
+            raise ValueError(f"{len(comment_at)} comment places for {len(comments)} comments")
+        self.texts = texts
+        """The move tokens, in order."""
+        self._comment_at = comment_at
+        self._comments = comments
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def comment(self, index: int) -> str | None:
+        """The comment after move ``index`` (0-based, non-negative), or None."""
+        k = bisect_left(self._comment_at, index)
+        if k < len(self._comment_at) and self._comment_at[k] == index:
+            return self._comments[k]
+        return None
+
+    @overload
+    def __getitem__(self, index: int) -> MoveEntry: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[MoveEntry, ...]: ...
+    def __getitem__(self, index: int | slice) -> MoveEntry | tuple[MoveEntry, ...]:
+        """One entry, or a slice as a tuple of entries.
+
+        :raises IndexError: ``index`` out of range.
+        """
+        if isinstance(index, slice):
+            return tuple(self[k] for k in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        return MoveEntry(self.texts[index], self.comment(index))
+
+    def __iter__(self) -> Iterator[MoveEntry]:
+        at, comments = self._comment_at, iter(self._comments)
+        k, following = 0, at[0] if at else -1
+        for index, text in enumerate(self.texts):
+            comment = None
+            if index == following:
+                comment = next(comments)
+                k += 1
+                following = at[k] if k < len(at) else -1
+            yield MoveEntry(text, comment)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"MoveList({tuple(self)!r})"
+
+    def __reduce__(self) -> tuple[type[MoveList], tuple[Strings, array[int], Strings]]:
+        return MoveList, (self.texts, self._comment_at, self._comments)
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One game: its tags in file order and its moves. Always well-formed (see ``check_tags``)."""
+    """One game: its tags in file order and its moves. Always well-formed (see ``check_tags``).
+
+    ``moves`` is a tuple for records built in code, a ``MoveList`` for records read
+    (equal to the tuple of its entries)."""
 
     tags: tuple[tuple[str, str], ...]
-    moves: tuple[MoveEntry, ...] = ()
+    moves: Sequence[MoveEntry] = ()
 
     def __post_init__(self) -> None:
         """:raises TagError: the tags break a rule of the format."""
@@ -296,6 +382,8 @@ class GameRecord:
         return self.tag("Start")
 
     @property
-    def move_texts(self) -> tuple[str, ...]:
-        """The move tokens in order."""
+    def move_texts(self) -> Sequence[str]:
+        """The move tokens in order (a read record's without making its entries)."""
+        if isinstance(self.moves, MoveList):
+            return self.moves.texts
         return tuple(move.text for move in self.moves)

@@ -17,16 +17,19 @@ question.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator
 
 from referee.record.model import (
+    MAX_TAGS,
     MOVE_NUMBER,
     GameRecord,
-    MoveEntry,
+    MoveList,
     RecordSyntaxError,
     TagError,
     check_tags,
 )
+from referee.record.packed import Joiner, StringsBuilder
 
 __all__ = [
     "GAME_START",
@@ -52,13 +55,43 @@ _TAG_LINE = re.compile(
     r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\x00-\x08\x0a-\x1f\x7f]|\\["\\])*+)"\]'
     r"[ \t]*\r?(?:\n|\Z)"
 )
-_UNESCAPE = re.compile(r"\\([\"\\])")
 _MOVETEXT_OK = re.compile(r"(?>[ \t\r\n]*+(?:\{[^}]*+\}|[!#-Z\\^-z|~]++))*+[ \t\r\n]*+")
 _ITEMS = re.compile(r"\{([^}]*)\}|([0-9]+\.+)(?![!#-Z\\^-z|~])|([!#-Z\\^-z|~]+)")
 
 
 class StrayTextError(RecordSyntaxError):
     """Text where a game should start but no tag line opens it (it is not a game)."""
+
+
+class _Moves:
+    """A movetext's moves and comments as they are read, in little memory (a
+    ``MoveList``). The latest move is held back: at the end it is the result token."""
+
+    def __init__(self) -> None:
+        self.texts = StringsBuilder()
+        self.comments = StringsBuilder()
+        self.comment_at = array("I")
+        self.last: str | None = None
+        """The latest move token, not yet among ``texts``."""
+        self.comment = Joiner()
+        """The comments after ``last`` (joined by a space, as the format says)."""
+
+    def move(self, text: str) -> None:
+        if self.last is not None:
+            index = len(self.texts)
+            self.texts.add(self.last)
+            if self.comment:
+                self.comment_at.append(index)
+                self.comments.add(self.comment.text())
+        self.last = text
+
+    def add_comment(self, text: str) -> None:
+        if self.last is not None:  # a comment before the first move is dropped
+            self.comment.add(text)
+
+    def build(self) -> MoveList:
+        """The moves before ``last`` (the result token, which has no comment)."""
+        return MoveList(self.texts.build(), self.comment_at, self.comments.build())
 
 
 def _describe(char: str) -> str:
@@ -121,11 +154,13 @@ class _Parser:
         pos = start
         text = self.text
         while pos < self.size and text[pos] == "[":
+            if len(tags) == MAX_TAGS:
+                raise self.error(pos, f"more than {MAX_TAGS} tags")
             match = _TAG_LINE.match(text, pos)
             if match is not None:
                 name, value = match.groups()
-                if "\\" in value:
-                    value = _UNESCAPE.sub(r"\1", value)
+                if "\\" in value:  # only escape pairs (the regex); NUL, a control, cannot occur
+                    value = value.replace("\\\\", "\0").replace('\\"', '"').replace("\0", "\\")
                 following = match.end()
             else:
                 name, value, following = self.parse_tag(pos)
@@ -208,35 +243,32 @@ class _Parser:
             i += 1
         raise self.error(quote, "unterminated string: the tag value has no closing '\"'")
 
-    def fast_movetext(self, start: int, result: str) -> tuple[tuple[MoveEntry, ...], int] | None:
+    def fast_movetext(self, start: int, result: str) -> tuple[MoveList, int] | None:
         """``parse_movetext`` for movetext that is well-formed up to its first blank line
         and ends with ``result``; None for anything else (the slow path then says why)."""
         blank = _BLANK_AFTER.search(self.text, start)
         end = self.size if blank is None else blank.start() + 1
         if _MOVETEXT_OK.fullmatch(self.text, start, end) is None:
             return None
-        texts: list[str] = []
-        comments: list[str | None] = []
+        moves = _Moves()
         last_is_word = False
-        for comment, number, word in _ITEMS.findall(self.text, start, end):
-            last_is_word = bool(word)
-            if word:
-                texts.append(word)
-                comments.append(None)
-            elif not number and texts:  # a comment; one before the first move is dropped
-                previous = comments[-1]
-                comments[-1] = comment if previous is None else f"{previous} {comment}"
-        if not last_is_word or texts[-1] != result:
+        for match in _ITEMS.finditer(self.text, start, end):
+            kind = match.lastindex  # 1: a comment, 2: a move number, 3: a move
+            last_is_word = kind == 3
+            if kind == 3:
+                moves.move(match.group(3))
+            elif kind == 1:
+                moves.add_comment(match.group(1))
+        if not last_is_word or moves.last != result:
             return None
-        texts.pop()
-        comments.pop()
-        return tuple(map(MoveEntry, texts, comments)), end
+        return moves.build(), end
 
-    def parse_movetext(self, start: int, result: str) -> tuple[tuple[MoveEntry, ...], int]:
+    def parse_movetext(self, start: int, result: str) -> tuple[MoveList, int]:
         """Read movetext from ``start`` to a blank line or the end of the text."""
         text = self.text
-        # (kind, text, position): kind is "move", "number" or "comment"
-        items: list[tuple[str, str, int]] = []
+        moves = _Moves()
+        # the latest item, (kind, text, position): kind is "move", "number" or "comment"
+        last_item: tuple[str, str, int] | None = None
         pos = start
         while pos < self.size:
             match = _MOVETEXT.match(text, pos)
@@ -252,32 +284,27 @@ class _Parser:
                 close = text.find("}", pos + 1)
                 if close < 0:
                     raise self.error(pos, "unterminated comment: '{' without a closing '}'")
-                items.append(("comment", text[pos + 1 : close], pos))
+                last_item = ("comment", text[pos + 1 : close], pos)
+                moves.add_comment(last_item[1])
                 pos = close + 1
             elif kind == "word":
                 word = match.group()
-                items.append(("number" if MOVE_NUMBER.fullmatch(word) else "move", word, pos))
+                number = MOVE_NUMBER.fullmatch(word) is not None
+                last_item = ("number" if number else "move", word, pos)
+                if not number:
+                    moves.move(word)
                 pos = match.end()
             else:
                 raise self.error(pos, self.unexpected(text[pos]))
-        if not any(kind == "move" for kind, _, _ in items):
+        if moves.last is None or last_item is None:
             raise self.error(start, f"missing result token: the movetext must end with {result!r}")
-        kind, last, at = items[-1]
+        kind, last, at = last_item
         if kind != "move":
             what = "a comment" if kind == "comment" else f"the move number {last!r}"
             raise self.error(at, f"the movetext must end with the result token, not {what}")
         if last != result:
             raise self.error(at, f"result token {last!r} does not match the Result tag {result!r}")
-        texts: list[str] = []
-        comments: list[str | None] = []
-        for kind, value, _ in items[:-1]:
-            if kind == "move":
-                texts.append(value)
-                comments.append(None)
-            elif kind == "comment" and texts:  # a comment before the first move is dropped
-                previous = comments[-1]
-                comments[-1] = value if previous is None else f"{previous} {value}"
-        return tuple(map(MoveEntry, texts, comments)), pos
+        return moves.build(), pos
 
     @staticmethod
     def unexpected(char: str) -> str:

@@ -1,0 +1,82 @@
+"""Peak memory of reading and adjudicating hostile record games at the per-game byte cap.
+
+Each game is just under ``MAX_GAME_BYTES`` (16 MiB) and shaped to make a naive reader
+build one object per item: millions of two-byte moves, a comment after every move,
+a thousand-odd tags' worth of tag lines, an escaped tag value. Each is adjudicated in a
+fresh process (``iter_adjudged``, what every ``adjudicate --jobs N`` worker runs per
+batch), whose peak resident memory (``ru_maxrss`` of the child) must stay under 150 MB.
+Before the compact ``MoveList`` the worst of them peaked at about 1.1 GB.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.record.stream import MAX_GAME_BYTES
+
+LIMIT_MB = 150
+HEAD = (
+    '[Game "trike"]\n[Options "size=9,mode=zero,pie=yes"]\n[RulesVersion "1"]\n'
+    '[Players "2"]\n[Seat1 "a"]\n[Seat2 "b"]\n[Result "1-0"]\n[Termination "rules"]\n'
+)
+ROOM = MAX_GAME_BYTES - len(HEAD) - 4096
+
+
+def _lines(unit: str, tail: str = "1-0\n") -> str:
+    line = unit * (78 // len(unit)) + "\n"
+    return HEAD + "\n" + line * ((ROOM - len(tail)) // len(line)) + tail
+
+
+HOSTILE = {
+    # about 5.5 million moves (legal-looking: the first is legal, the second is not)
+    "short-moves": lambda: _lines("d3 "),
+    "a-comment-after-every-move": lambda: _lines("a {} "),
+    "comments-after-one-move": lambda: HEAD + "\na " + _lines("{} ")[len(HEAD) + 1 :],
+    "one-line-of-moves": lambda: HEAD + "\n" + "a " * (ROOM // 2 - 4) + "1-0\n",
+    "many-tags": lambda: (
+        HEAD + "".join(f'[T{i:07d} "x"]\n' for i in range(ROOM // 15)) + "\na 1-0\n"
+    ),
+    "escaped-tag-value": lambda: HEAD + '[Event "' + '\\"' * (ROOM // 2) + '"]\n\na 1-0\n',
+}
+
+_CHILD = (
+    "import sys\n"
+    "from referee.adjudicate_stream import iter_adjudged\n"
+    "for adjudged in iter_adjudged(sys.argv[1]):\n"
+    "    print(adjudged.verdict.verdict.value, adjudged.verdict.reason)\n"
+)
+
+
+def _peak_mb(path: Path) -> tuple[float, str]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    with process.stdout:
+        out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must know
+    assert process.returncode == 0, out
+    return usage.ru_maxrss / 1024, out
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_a_hostile_game_at_the_byte_cap_stays_small(kind: str, tmp_path: Path) -> None:
+    text = HOSTILE[kind]()
+    assert MAX_GAME_BYTES - 8192 < len(text.encode()) <= MAX_GAME_BYTES  # read, not skipped
+    path = tmp_path / f"{kind}.tgn"
+    path.write_text(text)
+    peak, out = _peak_mb(path)
+    verdicts = out.splitlines()
+    assert len(verdicts) == 1  # one game, read and judged
+    if kind == "many-tags":  # the tag cap: the game does not read
+        assert verdicts[0].startswith("invalid-record") and "more than 1000 tags" in out
+    else:
+        assert verdicts[0].startswith(("illegal-move", "invalid-record"))
+        assert "more than" not in out  # read whole, not skipped
+    assert peak < LIMIT_MB, (kind, peak)
