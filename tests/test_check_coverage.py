@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -178,11 +179,30 @@ def test_a_refused_player_count_is_reported_not_failed(tmp_path: Path) -> None:
 # --- the bundled engines pass -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
-@pytest.mark.parametrize("engine", ["random", "greedy", "mcts"])
-def test_bundled_engines_pass_every_step_of_every_game(engine: str, name: str) -> None:
+BUNDLED = [(engine, name) for engine in ("random", "greedy", "mcts") for name in GAME_NAMES]
+
+
+@pytest.fixture(scope="module")
+def bundled_checks() -> dict[tuple[str, str], subprocess.CompletedProcess[str]]:
+    """Every bundled engine's check of every game, four at a time.
+
+    A check mostly waits (``go movetime 100`` requests, fresh processes, a clocked game),
+    so running them side by side takes a fraction of the wall time of one after another;
+    each check's verdict does not depend on timing (a loss on time is a warning).
+    """
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        done = pool.map(lambda pair: check(pair[1], pair[0], games="1"), BUNDLED)
+        return dict(zip(BUNDLED, done, strict=True))
+
+
+@pytest.mark.parametrize(("engine", "name"), BUNDLED, ids=[f"{e}-{n}" for e, n in BUNDLED])
+def test_bundled_engines_pass_every_step_of_every_game(
+    engine: str,
+    name: str,
+    bundled_checks: dict[tuple[str, str], subprocess.CompletedProcess[str]],
+) -> None:
     # One game against random: the seats and player counts are steps 10 to 15's.
-    done = check(name, engine, games="1")
+    done = bundled_checks[engine, name]
     assert done.returncode == 0, done.stdout + done.stderr
     assert set(marks(done).values()) == {"ok"}
     assert len(marks(done)) == 9 + len(STEPS)
