@@ -11,10 +11,12 @@ gigabytes.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -47,6 +49,8 @@ from tournaments.results.elo import Z95
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts, summary_json
 from tournaments.results.tables import CROSSTABLE_LIMIT, crosstable_names, render
+from tournaments.runner import records
+from tournaments.runner.records import ResultsFile
 from tournaments.runner.tally import Tally
 
 FIELD = 10_000
@@ -362,3 +366,31 @@ def test_the_progress_leader_kept_game_by_game_is_the_best_of_the_field(
         tally.add(_game(number, seats, ranks))
         best = max(names, key=lambda n: (tally.points[n], -tally.games[n]))
         assert tally.leader() == (best, tally.points[best], tally.games[best]), number
+
+
+def test_an_abandoned_results_write_never_shares_the_file_with_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stop abandons a rewrite of results.json in its thread (a big field's tables take
+    # seconds) and starts the last one: the two must not write the temporary file at once.
+    names = ("a", "b")
+    results = ResultsFile(tmp_path / "results.json", EventInfo("t", "trike", names, 2, 2), None)  # type: ignore[arg-type]
+    at_once, most = [0], [0]
+
+    def slow_write(path: Path, text: str) -> None:
+        at_once[0] += 1
+        most[0] = max(most[0], at_once[0])
+        time.sleep(0.2)
+        path.write_text(text)
+        at_once[0] -= 1
+
+    monkeypatch.setattr(records, "write_atomic", slow_write)
+    threads = [
+        threading.Thread(target=results._write, args=(Counts(names, False),)) for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 1
+    assert json.loads((tmp_path / "results.json").read_text())["games"] == 0

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -38,6 +39,9 @@ class ResultsFile:
         self.written = -1
         """Games counted at the last rewrite."""
         self.lock = trio.Lock()
+        self.file_lock = threading.Lock()
+        """Held by the thread that writes: a cancelled write's thread runs on, abandoned,
+        and the next write must not share its temporary file."""
 
     async def write(self) -> None:
         """Rewrite the file from the counts as they are now.
@@ -56,10 +60,12 @@ class ResultsFile:
     def _write(self, counts: Counts, voids: tuple[int, int] = (0, 0)) -> None:
         summary = summarize_counts(self.info, counts)
         summary = replace(summary, voids=voids[0], runner_voids=voids[1])
-        try:
-            write_atomic(self.path, render(summary, "json"))
-        except OSError as exc:  # a full disk: stop cleanly, the journal holds the games
-            raise write_failed(self.path, exc) from None
+        text = render(summary, "json")
+        with self.file_lock:
+            try:
+                write_atomic(self.path, text)
+            except OSError as exc:  # a full disk: stop cleanly, the journal holds the games
+                raise write_failed(self.path, exc) from None
 
     async def run(self, every: float) -> None:
         """Rewrite the file whenever games were journaled, at most every ``every``
