@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import BinaryIO, Protocol
 
-from bots.position import AnyGame, AnyState, PositionTracker
+from bots.position import AnyState, PositionTracker
 from protocol.codec import format_reply, parse_command
 from protocol.errors import ProtocolViolation
 from protocol.messages import (
@@ -49,6 +49,7 @@ from protocol.messages import (
     SetOption,
 )
 from protocol.search_info import SearchInfo, format_info
+from referee.core import AnyGame
 from referee.errors import RulesError
 from referee.registry import make_game
 

@@ -81,8 +81,9 @@ from itertools import count
 from typing import BinaryIO, NoReturn, cast
 
 from bots.engine import EngineLoop
-from bots.random_bot import AnyGame, AnyState, RandomBrain
+from bots.random_bot import AnyState, RandomBrain
 from protocol.messages import GameOver, Go, Hello, MoveReply, NewGame, Ok, Ping, Pong, Resign
+from referee.core import AnyGame
 from referee.errors import RulesError
 
 MODES = {

@@ -46,9 +46,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.engine import RESIGN, Report, run_engine
-from bots.random_bot import AnyGame, AnyState, RandomBrain
+from bots.random_bot import AnyState, RandomBrain
 from protocol.messages import Go
-from referee.core import Outcome
+from referee.core import AnyGame, Outcome
 
 WIN_VALUE = 1_000_000.0
 """Utility of a game won as sole first; far above any material difference."""

@@ -20,10 +20,9 @@ from protocol.codec import parse_command
 from protocol.errors import ProtocolViolation
 from protocol.messages import Position
 from protocol.words import is_token
-from referee.core import Game, State
+from referee.core import AnyGame, State
 from referee.errors import RulesError
 
-AnyGame = Game[Any, Any]
 AnyState = State[Any]
 
 

@@ -15,9 +15,8 @@ from typing import Any
 
 from bots.engine import RESIGN, Report, run_engine
 from protocol.messages import Go, NewGame
-from referee.core import Game, State
+from referee.core import AnyGame, State
 
-AnyGame = Game[Any, Any]
 AnyState = State[Any]
 
 _MASK64 = (1 << 64) - 1

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.clock_audit import MARGIN_TAG, ClockAudit, ClockProblem
-from referee.core import Outcome, Termination
+from referee.core import AnyGame, Outcome, Termination
 from referee.errors import IllegalMoveError, RulesError
 from referee.record.model import GameRecord
 from referee.registry import make_game
 from referee.results import (
-    AnyGame,
     forfeit_outcome,
     format_number,
     parse_result,

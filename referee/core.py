@@ -344,3 +344,8 @@ class Game(ABC, Generic[S, M]):
         say nothing about the position (Trichess scores it as a pat) overrides it.
         """
         return self.score_unfinished(state)[1]
+
+
+AnyGame = Game[Any, Any]
+"""A game of any state and move types: what the registry makes and what code that
+works with every game (records, players, tournaments) holds."""

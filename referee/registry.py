@@ -12,12 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from referee.core import Game
+from referee.core import AnyGame
 from referee.errors import UnknownGameError
-
-AnyGame = Game[Any, Any]
 
 
 def _trike() -> type[AnyGame]:

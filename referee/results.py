@@ -11,9 +11,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from referee.core import Game, Outcome, Seat, Termination, ranks_from_scores
-
-AnyGame = Game[Any, Any]
+from referee.core import AnyGame, Outcome, Seat, Termination, ranks_from_scores
 
 UNFINISHED = "*"
 """The ``Result`` of an unfinished or void game."""

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.search_info import SHARE_TOTAL, ForcedWin, Score
-from referee.core import Outcome, Termination
-from referee.results import AnyGame, forfeit_outcome
+from referee.core import AnyGame, Outcome, Termination
+from referee.results import forfeit_outcome
 
 TAG = "Adjudication"
 """The record tag holding the settings (``ScoreRules.tag_text``)."""

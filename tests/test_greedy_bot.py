@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bots.greedy_bot import WIN_VALUE, greedy_move, outcome_utility, utility
-from bots.random_bot import AnyGame, AnyState, mix_seed
-from referee.core import Outcome, Termination, ranks_from_scores
+from bots.random_bot import AnyState, mix_seed
+from referee.core import AnyGame, Outcome, Termination, ranks_from_scores
 from referee.registry import GAMES, make_game
 from tournaments.results.standings import placement_points
 

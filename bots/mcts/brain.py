@@ -36,10 +36,11 @@ from bots.mcts.search import (
 )
 from bots.mcts.search import Report as SearchReport
 from bots.mcts.timeman import UNTIMED, OverheadMeter, clock_budget, movetime_budget
-from bots.mcts.values import AnyGame, AnyState, Valuer, default_scale, shares
+from bots.mcts.values import AnyState, Valuer, default_scale, shares
 from bots.random_bot import mix_seed
 from protocol.messages import Go, NewGame
 from protocol.search_info import ForcedWin, SearchInfo, Shares
+from referee.core import AnyGame
 
 REPORT_EVERY = 0.25
 """Seconds between two ``info`` lines of one search."""

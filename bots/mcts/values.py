@@ -24,9 +24,8 @@ from operator import add
 from typing import Any
 
 from bots.mcts.heuristics import Positional, positional
-from referee.core import Game, Outcome, State
+from referee.core import AnyGame, Outcome, State
 
-AnyGame = Game[Any, Any]
 AnyState = State[Any]
 
 Values = list[float]

@@ -28,7 +28,6 @@ from referee.record.parse import parse_records
 from referee.record.stream import read_records
 from referee.record.write import (
     LINE_WIDTH,
-    AnyGame,
     append_record,
     build_record,
     format_record,
@@ -44,7 +43,6 @@ __all__ = [
     "MOVE_TOKEN",
     "TAG_NAME",
     "TAIL_TAGS",
-    "AnyGame",
     "GameRecord",
     "MoveEntry",
     "RecordSyntaxError",

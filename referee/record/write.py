@@ -7,15 +7,12 @@ import re
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
-from referee.core import Game, Outcome, Termination
+from referee.core import AnyGame, Outcome, Termination
 from referee.record.comment import format_move_comment
 from referee.record.model import GameRecord, MoveEntry
 from referee.results import format_number, result_text
 from referee.version import VERSION
-
-AnyGame = Game[Any, Any]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 

@@ -6,10 +6,11 @@ import io
 
 from bots.engine import EngineLoop
 from bots.faulty_bot import find_illegal_move
-from bots.position import AnyGame, PositionTracker
+from bots.position import PositionTracker
 from bots.random_bot import RandomBrain
 from protocol.codec import parse_reply
 from protocol.messages import Go, MoveReply, NewGame, Position
+from referee.core import AnyGame
 from referee.registry import make_game
 
 

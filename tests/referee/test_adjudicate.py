@@ -19,7 +19,7 @@ from referee.adjudicate import (
     verdict_to_json,
 )
 from referee.adjudicate_stream import adjudicate_file
-from referee.core import Game, Outcome, Termination
+from referee.core import AnyGame, Game, Outcome, Termination
 from referee.errors import UnknownGameError
 from referee.record import append_record, build_record, format_record, timing_comment
 from referee.record.model import GameRecord, MoveEntry
@@ -31,7 +31,6 @@ from referee.results import (
 )
 from tests.referee.test_record import ShareTally, Tally
 
-AnyGame = Game[Any, Any]
 CONFIRMED = VerdictKind.CONFIRMED
 ILLEGAL = VerdictKind.ILLEGAL_MOVE
 WRONG = VerdictKind.WRONG_RESULT

@@ -28,10 +28,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.core import Outcome, Termination
+from referee.core import AnyGame, Outcome, Termination
 from referee.record import MoveEntry, build_record, format_record, timing_comment
 from referee.registry import make_game
-from referee.results import AnyGame, forfeit_outcome
+from referee.results import forfeit_outcome
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.writer import Journal

@@ -18,11 +18,10 @@ from typing import Any
 
 import pytest
 
-from referee.core import NOT_LEGAL, Game, State
+from referee.core import NOT_LEGAL, AnyGame, State
 from referee.errors import IllegalMoveError, RulesError
 from referee.registry import make_game
 
-AnyGame = Game[Any, Any]
 Fuzz = Callable[[AnyGame, State[Any], random.Random, list[str]], str]
 
 PLAYOUTS = 4

@@ -12,11 +12,9 @@ from typing import Any
 from protocol.sandbox import SandboxSettings
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
-from referee.core import Game
+from referee.core import AnyGame
 from referee.registry import make_game
 from referee.score_rules import ScoreRules
-
-AnyGame = Game[Any, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from referee.core import Game
+from referee.core import AnyGame
 from referee.errors import RulesError
-
-AnyGame = Game[Any, Any]
 
 RANDOM_OPENING_TRIES = 100
 """Draws per random opening before giving up on one that leaves the game unfinished."""

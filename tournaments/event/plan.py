@@ -13,14 +13,13 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from bots.cbuild import BuildError
 from protocol.sandbox import SandboxSettings
 from protocol.spec import EngineSpec
 from referee.clock import DEFAULT_TC, TimeControl
 from referee.clock import time_control as clock_time_control
-from referee.core import Game
+from referee.core import AnyGame
 from referee.errors import RulesError
 from referee.registry import make_game
 from tournaments.event.config import ConfigError, EntrantConfig, TournamentConfig, option_texts
@@ -35,8 +34,6 @@ from tournaments.event.schedule import (
     round_robin_encounters,
 )
 from tournaments.results.sprt import Sprt
-
-AnyGame = Game[Any, Any]
 
 
 def _remote(config: TournamentConfig) -> bool:

@@ -23,11 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.core import AnyGame
 from referee.errors import RulesError
 from referee.pictures import LastMove, position_parts, position_svg
 from referee.record import GameRecord
 from referee.registry import make_game
-from referee.results import AnyGame
 from tournaments.html.page import esc
 
 Picture = Callable[[AnyGame, Any, Any], str]

@@ -26,12 +26,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.core import Game, OptionSpec, State
+from referee.core import AnyGame, OptionSpec, State
 from referee.errors import RulesError
 from referee.registry import make_game
 from tournaments.event.openings import OpeningError, derive_seed, random_opening
 
-AnyGame = Game[Any, Any]
 AnyState = State[Any]
 
 PLAYOUT_PLIES = 200
