@@ -110,3 +110,67 @@ def test_check_engine_in_the_sandbox_waits_for_a_slow_engine(
     code, out, _ = cli(capsys, "check-engine", "trike", "--sandbox", "bwrap", "--timeout", "30",
                        "--quick", slow)  # fmt: skip
     assert code == 0 and out.endswith("9/9 steps passed\n"), out
+
+
+ENGINE_SCRIPT = f"""\
+import runpy, sys
+sys.argv = [{str(ENGINE)!r}, "sandboxed-only"]
+runpy.run_path({str(ENGINE)!r}, run_name="__main__")
+"""
+
+
+def _engine_folder(tmp_path: Path) -> Path:
+    """A folder with ``engine.py`` and the executable ``engine``, open to others (as
+    root, the sandbox runs engines as nobody)."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "engine.py").write_text(ENGINE_SCRIPT)
+    (folder / "engine").write_text(f"#!{sys.executable}\n{ENGINE_SCRIPT}")
+    for path, mode in ((folder, 0o755), (folder / "engine.py", 0o644), (folder / "engine", 0o755)):
+        path.chmod(mode)
+    return folder
+
+
+@pytest.mark.parametrize("command", ["./engine", f"{sys.executable} engine.py"])
+def test_relative_engine_paths_play_in_the_sandbox(
+    bwrap: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], command: str,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(_engine_folder(tmp_path))
+    code, out, err = cli(capsys, "play", "trike", "-e", f"boxed={command}", "-e", "random",
+                         "-n", "2", "--sandbox", "bwrap", "--option", "size=7")  # fmt: skip
+    assert code == 0, err
+    assert out.count("(rules,") == 2  # both games played to their end, no forfeit
+
+
+def test_a_relative_command_in_a_config_is_the_config_folder_s(
+    bwrap: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _engine_folder(tmp_path)
+    config = folder / "event.toml"
+    config.write_text(
+        'game = "trike"\noptions = {size = 7}\nsandbox = "bwrap"\n'
+        '[[entrants]]\nname = "boxed"\ncommand = "./engine"\n'
+        '[[entrants]]\ncommand = "random"\n'
+    )
+    code, _, err = cli(capsys, "tournament", str(config), "--out", str(tmp_path / "out"), "-q")
+    assert code == 0, err
+    assert '"termination": "rules"' in (tmp_path / "out" / "journal.jsonl").read_text()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as another user the sandbox runs as you")
+def test_a_program_the_sandbox_user_cannot_read_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _engine_folder(tmp_path)
+    (folder / "engine.py").chmod(0o600)
+    monkeypatch.chdir(folder)
+    code, out, err = cli(capsys, "play", "trike", "-e", f"{sys.executable} engine.py",
+                         "-e", "random", "--sandbox", "bwrap")  # fmt: skip
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and str(folder / "engine.py") in err
+    assert "make it readable by others" in err
+    folder.chmod(0o700)
+    code, _, err = cli(capsys, "play", "trike", "-e", "./engine", "-e", "random",
+                       "--sandbox", "bwrap")  # fmt: skip
+    assert code == 2 and "make it searchable by others" in err and str(folder) in err

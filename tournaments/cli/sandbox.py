@@ -19,7 +19,12 @@ from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import probe
 from protocol.spec import EngineSpec
 from tournaments.event.config import SandboxMode
-from tournaments.event.engines import hide_each_other, hide_path
+from tournaments.event.engines import (
+    anchor_paths,
+    check_sandbox_access,
+    hide_each_other,
+    hide_path,
+)
 
 MODES = ("none", "bwrap")
 
@@ -46,10 +51,20 @@ def confine(
     specs: Sequence[EngineSpec], mode: SandboxMode | None, hidden: Iterable[os.PathLike[str]] = ()
 ) -> list[EngineSpec]:
     """The engines of an ad-hoc command in ``mode`` (unchanged for None or ``none``), each
-    sandboxed one hiding the others' directories and the ``hidden`` paths."""
+    sandboxed one with its relative paths made absolute (``anchor_paths``, against the
+    current directory), hiding the others' directories and the ``hidden`` paths.
+
+    :raises ValueError: the sandbox's user cannot read or run an engine's program or
+        script (``check_sandbox_access``; one line naming the file and the fix).
+    """
     if mode != "bwrap":
         return list(specs)
-    boxed = hide_each_other([replace(spec, sandbox=SandboxSettings()) for spec in specs])
+    here = os.getcwd()
+    boxed = hide_each_other(
+        [anchor_paths(replace(spec, sandbox=SandboxSettings()), here) for spec in specs]
+    )
+    for spec in boxed:
+        check_sandbox_access(spec)
     for path in hidden:
         boxed = tuple(hide_path(spec, path) for spec in boxed)
     return list(boxed)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -91,6 +93,86 @@ def check_runnable(spec: EngineSpec) -> None:
         found = shutil.which(program, path=(spec.env or {}).get("PATH"))
     if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
         raise ValueError(f"cannot run {program!r}: not an executable file")
+
+
+SANDBOX_USER = "nobody"
+"""Who runs engines in the sandbox when the referee runs as root (``SANDBOX_UID``)."""
+
+
+def anchor_paths(spec: EngineSpec, base: str) -> EngineSpec:
+    """``spec`` with its relative program and script paths made absolute, for the sandbox.
+
+    In the sandbox an engine starts in ``/scratch`` (or its ``cwd``), not where the
+    referee was started: ``./engine`` or ``python3 engine.py`` would name nothing there.
+    The program (when it holds a ``/``) and every argument that names an existing file
+    are resolved against the engine's ``cwd``, else ``base`` (the current directory for
+    ``-e``, the config file's folder for a config). Built-in names and options are left
+    as they are.
+    """
+    root = spec.cwd or base
+    argv = list(spec.argv)
+    if os.sep in argv[0] and not os.path.isabs(argv[0]):
+        argv[0] = os.path.abspath(os.path.join(root, argv[0]))
+    for i, arg in enumerate(argv[1:], start=1):
+        if arg and not arg.startswith("-") and not os.path.isabs(arg):
+            candidate = os.path.join(root, arg)
+            if os.path.isfile(candidate):
+                argv[i] = os.path.abspath(candidate)
+    return spec if tuple(argv) == spec.argv else replace(spec, argv=tuple(argv))
+
+
+def _files(spec: EngineSpec) -> list[tuple[str, bool]]:
+    """The engine's program and script files on the host: ``(path, must run)``."""
+    program = spec.argv[0]
+    found = (
+        os.path.join(spec.cwd or os.curdir, program)
+        if os.sep in program
+        else shutil.which(program, path=(spec.env or {}).get("PATH"))
+    )
+    files = [(found, True)] if found else []
+    # The script is the first argument naming a file (as ``program_dirs`` has it); the
+    # files later arguments name are the engine's business.
+    script = next((a for a in spec.argv[1:] if os.path.isabs(a) and os.path.isfile(a)), None)
+    return files + ([(script, False)] if script else [])
+
+
+def check_sandbox_access(spec: EngineSpec, *, as_root: bool | None = None) -> None:
+    """Refuse a sandboxed engine whose program or script the sandbox's user cannot use.
+
+    As root the sandbox runs engines as ``nobody``: each file, and the directory that
+    holds it, must be open to others (read, and run for the program; the directory:
+    search; the sandbox makes the directories above it itself). Otherwise it runs as the
+    referee's user, whom ``os.access`` asks about.
+
+    :raises ValueError: one line naming the file and the fix.
+    """
+    if spec.sandbox is None:
+        return
+    root = os.geteuid() == 0 if as_root is None else as_root
+    for path, run in _files(spec):
+        path = os.path.realpath(path)
+        if not root:
+            if not os.access(path, os.R_OK | (os.X_OK if run else 0)):
+                need = "read and run" if run else "read"
+                raise ValueError(f"cannot run {path!r} in the sandbox: you cannot {need} it")
+            continue
+        mode = os.stat(path).st_mode
+        wanted = stat.S_IROTH | (stat.S_IXOTH if run else 0)
+        if mode & wanted != wanted:
+            fix = "o+rx" if run else "o+r"
+            raise ValueError(
+                f"cannot run {path!r} in the sandbox: its user ({SANDBOX_USER}) cannot"
+                f" {'read and run' if run else 'read'} it: make it readable by others"
+                f" (chmod {fix} {shlex.quote(path)})"
+            )
+        # The directory is mounted as it is; the sandbox makes the ones above it itself.
+        parent = os.path.dirname(path)
+        if not os.stat(parent).st_mode & stat.S_IXOTH:
+            raise ValueError(
+                f"cannot run {path!r} in the sandbox: its user ({SANDBOX_USER}) cannot"
+                f" enter {parent!r}: make it searchable by others"
+                f" (chmod o+rx {shlex.quote(parent)})"
+            )
 
 
 def _dirs(spec: EngineSpec) -> list[str]:

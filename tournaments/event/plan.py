@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,7 +24,13 @@ from referee.core import AnyGame
 from referee.errors import RulesError
 from referee.registry import make_game
 from tournaments.event.config import ConfigError, EntrantConfig, TournamentConfig, option_texts
-from tournaments.event.engines import check_runnable, hide_each_other, resolve_engine
+from tournaments.event.engines import (
+    anchor_paths,
+    check_runnable,
+    check_sandbox_access,
+    hide_each_other,
+    resolve_engine,
+)
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.openings import OpeningBook, OpeningError, derive_seed, read_openings
 from tournaments.event.schedule import (
@@ -59,6 +66,14 @@ def _sandbox(
     )
 
 
+def _config_folder(source: str) -> str:
+    """Where a config's relative engine paths point: its file's folder (a TOML or JSON
+    file), else the current directory."""
+    if source.endswith((".toml", ".json")) and os.path.isfile(source):
+        return os.path.dirname(os.path.abspath(source))
+    return os.getcwd()
+
+
 def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, ...]:
     specs: list[EngineSpec] = []
     for i, entrant in enumerate(config.entrants):
@@ -82,7 +97,10 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
         )
         if not _remote(config):  # a cluster's workers have their own engine paths
             try:
+                if specs[-1].sandbox is not None:  # it starts in /scratch, not here
+                    specs[-1] = anchor_paths(specs[-1], _config_folder(source))
                 check_runnable(specs[-1])
+                check_sandbox_access(specs[-1])
             except ValueError as exc:
                 raise ConfigError(f"{source}: entrants[{i}].command: {exc}") from None
     seen: dict[str, int] = {}
