@@ -15,7 +15,13 @@ from tests.procs import live_with
 from tournaments.event.config import parse_config
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
-from tournaments.play.worker import _Worker, open_workers
+from tournaments.play.worker import (
+    MAX_MESSAGE_BYTES,
+    LineReader,
+    WorkerError,
+    _Worker,
+    open_workers,
+)
 
 pytestmark = pytest.mark.processes
 
@@ -92,3 +98,34 @@ def test_a_cancelled_reader_of_a_worker_is_done() -> None:
             await process.wait()
 
     trio.run(main)
+
+
+class _Chunks(trio.abc.ReceiveStream):
+    """A receive stream that hands out the given chunks, then the end of the stream."""
+
+    def __init__(self, *chunks: bytes) -> None:
+        self.chunks = list(chunks)
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        return self.chunks.pop(0) if self.chunks else b""
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_line_reader_frames_split_joined_and_crlf_lines_and_drops_a_torn_tail() -> None:
+    async def main() -> list[str | None]:
+        reader = LineReader(_Chunks(b'{"a":', b'1}\n{"b":2}\r\n{"c"', b":3}\n{torn"))
+        return [await reader.readline() for _ in range(4)]
+
+    assert trio.run(main) == ['{"a":1}', '{"b":2}', '{"c":3}', None]
+
+
+def test_line_reader_refuses_a_line_over_the_message_limit() -> None:
+    async def main() -> None:
+        chunk = b"x" * (1 << 16)
+        reader = LineReader(_Chunks(*[chunk] * (MAX_MESSAGE_BYTES // len(chunk) + 1)))
+        await reader.readline()
+
+    with pytest.raises(WorkerError, match="worker message too long"):
+        trio.run(main)

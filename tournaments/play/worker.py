@@ -34,12 +34,15 @@ import signal
 import subprocess
 import sys
 import traceback
+from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import trio
 
+from protocol.errors import ProtocolViolation
+from protocol.lines import LineBuffer
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.play.slot import Slot
 from tournaments.results.game import GameReport
@@ -55,29 +58,29 @@ class WorkerError(RuntimeError):
 
 
 class LineReader:
-    """Splits a byte stream into lines (without the newline)."""
+    """The lines of a byte stream, framed by ``protocol.lines.LineBuffer`` (the engine
+    protocol's framing: ``\n`` ends a line, a ``\r`` before it is dropped, text is
+    UTF-8) with ``MAX_MESSAGE_BYTES`` as its limit."""
 
     def __init__(self, stream: trio.abc.ReceiveStream) -> None:
         self._stream = stream
-        self._buffer = bytearray()
+        self._buffer = LineBuffer(MAX_MESSAGE_BYTES)
+        self._lines: deque[str] = deque()
 
-    async def readline(self) -> bytes | None:
+    async def readline(self) -> str | None:
         """The next line, or None at the end of the stream (a torn last line is dropped).
 
         :raises WorkerError: a line longer than ``MAX_MESSAGE_BYTES``.
         """
-        while True:
-            end = self._buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(self._buffer[:end])
-                del self._buffer[: end + 1]
-                return line
-            if len(self._buffer) > MAX_MESSAGE_BYTES:
-                raise WorkerError("worker message too long")
+        while not self._lines:
             chunk = await self._stream.receive_some(1 << 16)
             if not chunk:
                 return None
-            self._buffer += chunk
+            try:
+                self._lines.extend(self._buffer.feed(bytes(chunk)))  # no copy of bytes
+            except ProtocolViolation:
+                raise WorkerError("worker message too long") from None
+        return self._lines.popleft()
 
 
 def _encode(message: dict[str, Any]) -> bytes:
