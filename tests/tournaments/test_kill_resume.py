@@ -37,6 +37,8 @@ from tournaments.event.plan import Plan
 from tournaments.play.journal import JOURNAL, JournalError, read_journal
 from tournaments.runner.run import run_tournament
 
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
 GAMES = 300
@@ -115,7 +117,6 @@ import json, os, sys
 from tournaments.cli.app import main
 import tournaments.runner.run, tournaments.play.worker
 
-pytestmark = pytest.mark.processes
 for line in sys.stdin:
     argv, err = json.loads(line)
     pid = os.fork()
