@@ -11,9 +11,10 @@ import pytest
 import trio
 
 from referee.core import Outcome, Termination
+from referee.match import RUNNER_LATE
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job
-from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
+from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
 from tournaments.results.game import GameReport
 
 pytest.importorskip("distributed")
@@ -56,11 +57,9 @@ class FakeCompleted:
         pass
 
 
-def report(number: int, *, void: bool = False) -> dict[str, Any]:
+def report(number: int, *, void: bool = False, reason: str = "no handshake") -> dict[str, Any]:
     outcome = (
-        Outcome(Termination.VOID, (), reason="no handshake")
-        if void
-        else Outcome(Termination.RULES, (1, 2))
+        Outcome(Termination.VOID, (), reason=reason) if void else Outcome(Termination.RULES, (1, 2))
     )
     return GameReport(number, 1, 0, (0, 1), ("a", "b"), outcome, 10, "").to_json()
 
@@ -128,6 +127,19 @@ async def test_a_game_void_every_time_stops_the_run() -> None:
 
     with pytest.raises(TournamentError, match=f"void {VOID_ATTEMPTS} times"):
         await run_with(messages, games=1, batch=1)
+
+
+async def test_runner_late_voids_are_replayed_on_their_own_budget_as_in_the_local_runner() -> None:
+    late = f"{RUNNER_LATE}: seat 1 (a) went 90 ms over its time"
+
+    def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
+        voids = [report(n, void=True, reason=late) for n in numbers]
+        return [("task", key, ("finished", voids))]
+
+    with pytest.raises(TournamentError, match="runner itself was late") as stopped:
+        await run_with(messages, games=1, batch=1)
+    assert f"void {RUNNER_VOID_ATTEMPTS} times" in str(stopped.value)
+    assert RUNNER_VOID_ATTEMPTS > VOID_ATTEMPTS  # so engine voids alone would have stopped it
 
 
 async def test_a_task_that_kills_workers_is_split_then_given_up() -> None:

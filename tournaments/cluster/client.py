@@ -18,8 +18,9 @@ Contract of ``play_all``:
   are kept, their copies dropped); a task that kills ``allowed-failures`` workers
   (``KilledWorker``) has its unfinished games sent again one per task, and a game
   lost again stops the tournament (``ClusterError``);
-* a void game is journaled and played again, up to ``play.errors.VOID_ATTEMPTS`` times, as
-  in the local runner;
+* a void game is journaled and played again under the local runner's policy
+  (``play.errors.VoidTally``: ``VOID_ATTEMPTS`` engine voids, ``RUNNER_VOID_ATTEMPTS``
+  voids of the runner's own lateness);
 * a lost scheduler raises ``ClusterError`` (one line, naming ``--resume``) once the
   games that did finish are submitted; the runner journals them before it stops.
 
@@ -35,7 +36,7 @@ import logging
 import math
 import threading
 import uuid
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -48,7 +49,7 @@ from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job
 from tournaments.event.plan import Plan
 from tournaments.play import transcripts
-from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
+from tournaments.play.errors import VoidTally
 from tournaments.results.game import GameReport
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class _Phase:
     """Tag → the games of that task."""
     seen: set[tuple[str, int]] = field(default_factory=set)
     """(tag, game) pairs already handled: a task's copies of its own reports."""
-    voids: Counter[int] = field(default_factory=Counter)
+    voids: defaultdict[int, VoidTally] = field(default_factory=lambda: defaultdict(VoidTally))
     lost: Counter[int] = field(default_factory=Counter)
 
 
@@ -298,15 +299,11 @@ class ClusterGames:
         if not report.void:
             phase.pending.discard(number)
             return
-        phase.voids[number] += 1
+        error = phase.voids[number].count(number, report)
         if phase.owner.get(number) != tag:  # a stale copy: the current owner plays it
             return
-        if phase.voids[number] >= VOID_ATTEMPTS:
-            raise TournamentError(
-                f"game {number} was void {VOID_ATTEMPTS} times "
-                f"({report.outcome.reason}); fix the engine and resume"
-                + (f" (transcript: {report.transcript})" if report.transcript else "")
-            )
+        if error is not None:
+            raise error
         self._submit([phase.jobs[number]])
 
     def _resubmit_lost(self, phase: _Phase, tag: str, numbers: Sequence[int], why: str) -> None:

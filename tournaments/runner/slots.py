@@ -1,9 +1,8 @@
 """Where a run's games are played: game slots here or in worker processes, or a cluster.
 
 ``open_games`` gives ``run_tournament`` one ``PlayAll`` whichever it is; ``play_all``
-hands jobs to slots as they come free and plays a void game again, up to
-``VOID_ATTEMPTS`` times (and up to ``RUNNER_VOID_ATTEMPTS`` times more when the
-referee's own lateness voided it).
+hands jobs to slots as they come free and plays a void game again while
+``play.errors.VoidTally`` allows it (the cluster follows the same policy).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import trio
 
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
-from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
+from tournaments.play.errors import VoidTally
 from tournaments.play.fdlimit import ensure_open_files, files_needed
 from tournaments.play.slot import PlayerFactory, Slot, default_cache_size
 from tournaments.play.worker import open_workers, split_slots
@@ -120,28 +119,14 @@ async def play_all(
     async def drive(slot: GameSlot, queue: trio.MemoryReceiveChannel[Job]) -> None:
         async with queue:
             async for job in queue:
-                voids = runner_voids = 0
+                tally = VoidTally()
                 while True:
                     report = await slot.play(job)
                     submit(report)
                     if not report.void:
                         break
-                    if report.runner_fault:  # the runner's lateness: its own budget
-                        runner_voids += 1
-                        if runner_voids == RUNNER_VOID_ATTEMPTS:
-                            raise TournamentError(
-                                f"game {job.number} was void {RUNNER_VOID_ATTEMPTS} times because"
-                                f" the runner itself was late ({report.outcome.reason}); lower"
-                                " the concurrency or unload the machine, and resume"
-                            )
-                        continue
-                    voids += 1
-                    if voids == VOID_ATTEMPTS:
-                        raise TournamentError(
-                            f"game {job.number} was void {VOID_ATTEMPTS} times "
-                            f"({report.outcome.reason}); fix the engine and resume"
-                            + (f" (transcript: {report.transcript})" if report.transcript else "")
-                        )
+                    if (error := tally.count(job.number, report)) is not None:
+                        raise error
 
     async with trio.open_nursery() as nursery:
         for slot in slots:
