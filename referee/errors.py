@@ -1,7 +1,8 @@
-"""Errors raised by the rules layer.
+"""Errors raised by the rules layer, and ``UserError``, the base of every error of input.
 
 ::
 
+    UserError                  (the base of input errors of every layer; see below)
     RulesError
     ├── UnknownGameError       no registered game has that id or alias
     ├── InvalidOptionError     unknown rule option, bad value, or bad player count
@@ -15,7 +16,16 @@ Every message is one human-readable line; callers show it as is.
 from __future__ import annotations
 
 
-class RulesError(ValueError):
+class UserError(ValueError):
+    """Input the user can fix: a config, a record, an engine's setup, a command's
+    arguments. The command line prints it as one line (exit status 2); any other
+    exception is a bug and shows its traceback.
+
+    It is a ``ValueError`` so that the code that caught these errors as ``ValueError``
+    still does."""
+
+
+class RulesError(UserError):
     """Base class of every error the rules layer raises on bad input."""
 
 

@@ -19,7 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.cli.app import app, main
+import tournaments.cli.app as app_module
+from referee.errors import UserError
+from tests.clirun import cli
+from tournaments.cli.app import BUG_LINE, app, main
 
 BAD_ENGINE = "/nonexistent/engine"
 
@@ -213,3 +216,33 @@ def test_the_installed_executable_gives_one_line(args: tuple[str, ...]) -> None:
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("referee: error: "), done.stderr
+
+
+@pytest.mark.parametrize("bug", [RuntimeError("no such state"), KeyError("seat")])
+def test_a_bug_shows_its_traceback_and_asks_for_a_report(
+    bug: Exception, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exception that is not a user error, raised inside a command, is not one line:
+    its traceback, then the line asking to report it, and exit status 1 (not 2)."""
+
+    def broken(*args: object, **kwargs: object) -> int:
+        raise bug
+
+    monkeypatch.setattr(app_module, "perft", broken)
+    code, _, err = cli(capsys, "perft", "trike", "1")
+    assert code == 1
+    assert "Traceback (most recent call last):" in err
+    assert f"{type(bug).__name__}" in err and "in broken" in err
+    assert err.rstrip().splitlines()[-1] == BUG_LINE
+    assert "referee: error:" not in err
+
+
+def test_a_user_error_raised_inside_a_command_stays_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refused(*args: object, **kwargs: object) -> int:
+        raise UserError("the depth is too deep for this board")
+
+    monkeypatch.setattr(app_module, "perft", refused)
+    code, _, err = cli(capsys, "perft", "trike", "1")
+    assert (code, err) == (2, "referee: error: the depth is too deep for this board\n")

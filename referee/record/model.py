@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import overload
 
 from referee.core import Seat, Termination
+from referee.errors import UserError
 from referee.record.comment import MoveComment, parse_move_comment
 from referee.record.packed import Strings
 from referee.results import RESULT_PART, UNFINISHED, parse_result
@@ -56,7 +57,7 @@ _START = re.compile(r"\S+")
 _TERMINATIONS = {t.value: t for t in Termination}
 
 
-class RecordSyntaxError(ValueError):
+class RecordSyntaxError(UserError):
     """Text that is not a well-formed record file. ``str()`` is ``source:line:column: message``.
 
     Raised by the reader, ``referee.record.parse``.
@@ -73,7 +74,7 @@ class RecordSyntaxError(ValueError):
         """The message without the location."""
 
 
-class TagError(ValueError):
+class TagError(UserError):
     """A tag list that breaks a rule of the format.
 
     ``index`` is the position of the offending tag in the list, or None when the

@@ -1,14 +1,17 @@
 """The ``referee`` command line: the composition root.
 
 Commands are thin: parse options, build plain objects, call the layers below,
-print. Every user error ends as one line ``referee: error: ...`` and exit
-status 2; tracebacks only with ``--debug`` (or ``REFEREE_DEBUG=1``).
+print. Every user error (``referee.errors.UserError``, and for now any ``ValueError``
+or ``OSError``) ends as one line ``referee: error: ...`` and exit status 2; any other
+exception is a bug: its traceback and ``BUG_LINE``, exit status 1. ``--debug`` (or
+``REFEREE_DEBUG=1``) shows every traceback.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import traceback
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -21,7 +24,7 @@ from protocol.sandbox.host import SandboxUnavailable
 from protocol.spec import EngineSpec
 from referee.clock import DEFAULT_TC, TC_HELP, TimeControl, time_control
 from referee.core import Game
-from referee.errors import RulesError
+from referee.errors import RulesError, UserError
 from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
 from referee.record import RecordSyntaxError, sync_file
@@ -54,10 +57,6 @@ app = typer.Typer(
 )
 
 _debug = False
-
-
-class UserError(Exception):
-    """A problem with the user's input; shown as one line, exit status 2."""
 
 
 def _print_version(value: bool) -> None:
@@ -443,13 +442,29 @@ def main() -> None:
             raise
         _fail(_one_line(error))
     except BaseException as error:  # an ExceptionGroup from trio wraps the same errors
-        if _debug or not isinstance(error, BaseExceptionGroup):
+        if _debug:
             raise
+        if not isinstance(error, BaseExceptionGroup):
+            _report_bug()  # anything else is a bug: its traceback and where to report it
         leaves = _leaves(error)
         if leaves and all(isinstance(e, (RulesError, ValueError, OSError)) for e in leaves):
             _fail(_one_line(leaves[0]))
-        raise
+        _report_bug()
     raise SystemExit(code if isinstance(code, int) else 0)
+
+
+BUG_LINE = (
+    "referee: internal error: this is a bug, not a problem with your input; please report"
+    " it with the traceback above"
+)
+"""What ``main`` prints under the traceback of an exception that is not a user error."""
+
+
+def _report_bug() -> NoReturn:
+    """Print the exception being handled with its traceback, then ``BUG_LINE``; exit 1."""
+    traceback.print_exc()
+    typer.echo(BUG_LINE, err=True)
+    raise SystemExit(1)
 
 
 def _one_line(error: BaseException) -> str:

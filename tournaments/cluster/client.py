@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from referee.errors import UserError
 from tournaments.cluster.task import TRANSCRIPT_KEY, play_batch, preflight
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job
@@ -65,7 +66,7 @@ CLOSE_TIMEOUT = 5.0
 """Seconds to close the client at the end."""
 
 
-class ClusterError(ValueError):
+class ClusterError(UserError):
     """The cluster cannot play the tournament (connection, preflight, a lost scheduler);
     one line."""
 

@@ -39,6 +39,7 @@ import trio
 from bots.cbuild import BuildError
 from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
+from referee.errors import UserError
 from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.play import transcripts
@@ -58,7 +59,7 @@ worker a wake-up of its event loop (and the GIL) per game, 40% of the throughput
 instant engines; games longer than this still go out one by one as they end."""
 
 
-class EntrantError(ValueError):
+class EntrantError(UserError):
     """An entrant's engine cannot be resolved on this worker; one line."""
 
 

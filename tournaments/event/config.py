@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.errors import UserError
 from referee.match import DEFAULT_MAX_PLIES
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.cluster_settings import ClusterConfig
@@ -28,7 +29,7 @@ SandboxMode = Literal["none", "bwrap"]
 """How engines run: as plain processes, or in the bubblewrap sandbox (``protocol.sandbox``)."""
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError):
     """A configuration problem; ``str()`` is one line naming the file and the key."""
 
 

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.core import AnyGame
-from referee.errors import RulesError
+from referee.errors import RulesError, UserError
 
 RANDOM_OPENING_TRIES = 100
 """Draws per random opening before giving up on one that leaves the game unfinished."""
 
 
-class OpeningError(ValueError):
+class OpeningError(UserError):
     """A bad openings file or an impossible random opening; one line."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.errors import UserError
 from tournaments.results.game import GameReport
 
 VOID_ATTEMPTS = 3
@@ -19,7 +20,7 @@ RUNNER_VOID_ATTEMPTS = 10
 counted apart from ``VOID_ATTEMPTS``: an overloaded runner is not an engine's failure."""
 
 
-class TournamentError(ValueError):
+class TournamentError(UserError):
     """The tournament cannot go on (a game stays void); one line."""
 
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import resource
 
+from referee.errors import UserError
+
 FILES_PER_ENGINE = 3
 """Pipe ends an engine holds open in the process that runs it."""
 FILES_RESERVED = 128
 """Journal, records, transcripts, worker pipes, the event loop's own descriptors."""
 
 
-class OpenFilesError(ValueError):
+class OpenFilesError(UserError):
     """The hard limit on open files is below what the tournament needs."""
 
 

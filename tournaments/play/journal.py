@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.errors import UserError
 from referee.match import RUNNER_LATE
 from tournaments.results.game import GameReport
 
@@ -60,7 +61,7 @@ LOCK = "lock"
 JOURNAL_VERSION = 1
 
 
-class JournalError(ValueError):
+class JournalError(UserError):
     """An unusable output directory or journal; one line."""
 
 

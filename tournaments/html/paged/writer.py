@@ -37,7 +37,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import Literal
 
-from referee.errors import RulesError
+from referee.errors import RulesError, UserError
 from referee.registry import make_game
 from referee.results import result_text
 from tournaments.html.paged.blocks import (
@@ -71,7 +71,7 @@ MARK_TEXT = (
 """The file that says a folder holds a report's blocks (and may be replaced)."""
 
 
-class ReportError(ValueError):
+class ReportError(UserError):
     """A report that cannot be written where asked; one line."""
 
 
