@@ -39,10 +39,13 @@ def test_the_worker_preflight_refuses_an_engine_without_feature_nodes(tmp_path: 
     plan = _plan("random")
     commands = [e.command for e in plan.config.entrants]
     problems = check_entrants(plan.slot_setup(tmp_path).to_json(), commands)
-    assert problems == [
+    # The engine's last protocol lines follow (every engine failure carries them).
+    [problem] = problems
+    assert problem.startswith(
         "entrant 'other': step 1 handshake: engine 'other' does not declare 'feature nodes'"
-        " in its handshake: it cannot play with a node limit"
-    ]
+        " in its handshake: it cannot play with a node limit; last protocol lines: "
+    ), problem
+    assert "'< rgpok'" in problem
 
 
 def test_the_worker_preflight_passes_engines_that_declare_it(tmp_path: Path) -> None:
