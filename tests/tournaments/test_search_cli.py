@@ -39,10 +39,12 @@ def test_nodes_with_an_engine_that_does_not_declare_them_is_refused_in_one_line(
         "play", "trike", "-e", THINKER, "-e", "random", "--nodes", "50", "--out", str(out)
     )
     assert done.returncode == 2
-    assert done.stderr.strip() == (
+    # One line; the engine's last protocol lines follow, as on every engine failure.
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith(
         "referee: error: engine 'random' does not declare 'feature nodes' in its handshake:"
-        " it cannot play with a node limit"
-    )
+        " it cannot play with a node limit; last protocol lines: "
+    ), line
     assert "Game 1" not in done.stdout
     assert not out.exists() or out.read_text() == ""
 
