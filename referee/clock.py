@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple
 
+from referee.errors import UserError
+
 DEFAULT_MARGIN = 0.05
 """Seconds of grace for pipe and scheduling latency before a reply counts as late."""
 
@@ -77,13 +79,13 @@ class TimeControl:
     def __post_init__(self) -> None:
         for value in (self.base, self.increment, self.movetime, self.margin):
             if value is not None and (not math.isfinite(value) or value < 0):
-                raise ValueError(f"time control values must be finite and >= 0, not {value}")
+                raise UserError(f"time control values must be finite and >= 0, not {value}")
         if self.base is not None and self.movetime is not None:
-            raise ValueError("a time control is either base+increment or a fixed move time")
+            raise UserError("a time control is either base+increment or a fixed move time")
         if self.moves is not None and (self.moves < 1 or self.base is None):
-            raise ValueError("moves per session need a base time and at least 1 move")
+            raise UserError("moves per session need a base time and at least 1 move")
         if self.hourglass and (self.base is None or self.increment or self.moves is not None):
-            raise ValueError("an hourglass has a base time only: no increment, no sessions")
+            raise UserError("an hourglass has a base time only: no increment, no sessions")
 
     @classmethod
     def parse(cls, text: str, *, margin: float = DEFAULT_MARGIN) -> TimeControl:
@@ -93,7 +95,7 @@ class TimeControl:
         for every ``M`` moves); ``hourglass:B``; ``movetime=S`` (what ``tag`` writes for
         a fixed move time); ``inf`` (or ``none``, ``-``) means untimed.
 
-        :raises ValueError: anything else, with a one-line message naming the forms.
+        :raises UserError: anything else, with a one-line message naming the forms.
         """
         text = text.strip()
         if text in ("inf", "none", "-"):
@@ -101,7 +103,7 @@ class TimeControl:
         if text.startswith("hourglass"):
             match = _HOURGLASS_PATTERN.match(text)
             if match is None:
-                raise ValueError(
+                raise UserError(
                     f"bad hourglass time control {text!r}: expected hourglass:BASE, e.g."
                     " hourglass:60"
                 )
@@ -109,17 +111,17 @@ class TimeControl:
         if text.startswith("movetime"):
             match = _MOVETIME_PATTERN.match(text)
             if match is None:
-                raise ValueError(
+                raise UserError(
                     f"bad move time {text!r}: expected movetime=SECONDS, e.g. movetime=0.5"
                 )
             return cls(movetime=_positive(text, match.group(1)), margin=margin)
         match = _TC_PATTERN.match(text)
         if match is None:
             form = "MOVES/BASE+INC, e.g. 40/60+0.5" if "/" in text else "BASE+INC, e.g. 10+0.1"
-            raise ValueError(f"bad time control {text!r}: expected {form} (forms: {FORMS})")
+            raise UserError(f"bad time control {text!r}: expected {form} (forms: {FORMS})")
         moves = None if match.group(1) is None else int(match.group(1))
         if moves == 0:
-            raise ValueError(f"bad time control {text!r}: the moves per session must be >= 1")
+            raise UserError(f"bad time control {text!r}: the moves per session must be >= 1")
         base = _positive(text, match.group(2))
         return cls(base=base, increment=float(match.group(3) or 0), margin=margin, moves=moves)
 
@@ -127,7 +129,7 @@ class TimeControl:
     def fixed(cls, movetime_ms: int, *, margin: float = DEFAULT_MARGIN) -> TimeControl:
         """A fixed time per move, given in milliseconds as on the command line."""
         if movetime_ms <= 0:
-            raise ValueError(f"bad move time {movetime_ms} ms: must be positive")
+            raise UserError(f"bad move time {movetime_ms} ms: must be positive")
         return cls(movetime=movetime_ms / 1000, margin=margin)
 
     @property
@@ -164,11 +166,11 @@ def time_control(
     ``movetime_ms``), ``default`` when neither is given; ``names`` are how the two are
     called where they came from, for the error.
 
-    :raises ValueError: both given, or a bad value (one line).
+    :raises UserError: both given, or a bad value (one line).
     """
     if movetime_ms is not None:
         if tc is not None:
-            raise ValueError(f"give either {names[0]} or {names[1]}, not both")
+            raise UserError(f"give either {names[0]} or {names[1]}, not both")
         return TimeControl.fixed(movetime_ms, margin=margin)
     return TimeControl.parse(tc if tc is not None else default, margin=margin)
 
@@ -185,13 +187,13 @@ def parse_seats(
 ) -> tuple[TimeControl, ...]:
     """Every seat's control from a ``TimeControl`` tag (``seats_tag``'s text).
 
-    :raises ValueError: a bad control, or a list of another length than ``players``.
+    :raises UserError: a bad control, or a list of another length than ``players``.
     """
     parts = text.split(",")
     if len(parts) == 1:
         return (TimeControl.parse(text, margin=margin),) * players
     if len(parts) != players:
-        raise ValueError(
+        raise UserError(
             f"bad time control {text!r}: {len(parts)} per-seat controls for {players} seats"
         )
     return tuple(TimeControl.parse(part, margin=margin) for part in parts)
@@ -200,7 +202,7 @@ def parse_seats(
 def _positive(text: str, number: str) -> float:
     value = float(number)
     if value <= 0 or not math.isfinite(value):
-        raise ValueError(f"bad time control {text!r}: the time must be positive")
+        raise UserError(f"bad time control {text!r}: the time must be positive")
     return value
 
 
@@ -252,12 +254,12 @@ class Clock:
         if isinstance(controls, TimeControl):
             controls = (controls,) * num_players
         if len(controls) != num_players:
-            raise ValueError(f"{len(controls)} time controls for {num_players} seats")
+            raise UserError(f"{len(controls)} time controls for {num_players} seats")
         self._controls = tuple(controls)
         self.tc = self._controls[0]  # seat 1's control: every seat's without time odds
         hourglass = [tc.hourglass for tc in self._controls]
         if any(hourglass) and not all(hourglass):
-            raise ValueError("an hourglass must be every seat's time control or none's")
+            raise UserError("an hourglass must be every seat's time control or none's")
         self._hourglass = all(hourglass)
         self._sessions = any(tc.moves is not None for tc in self._controls)
         self._remaining = [tc.base if tc.base is not None else 0.0 for tc in self._controls]

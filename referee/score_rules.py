@@ -31,6 +31,7 @@ from typing import Any
 
 from protocol.search_info import SHARE_TOTAL, ForcedWin, Score
 from referee.core import AnyGame, Outcome, Termination
+from referee.errors import UserError
 from referee.results import forfeit_outcome
 
 TAG = "Adjudication"
@@ -40,21 +41,21 @@ TAG = "Adjudication"
 def _settings(text: str, keys: tuple[str, ...], what: str) -> tuple[int, ...]:
     """``k1=v1,k2=v2`` with exactly ``keys`` (any order), as non-negative ints.
 
-    :raises ValueError: one line naming what is wrong.
+    :raises UserError: one line naming what is wrong.
     """
     values: dict[str, int] = {}
     for item in text.split(","):
         key, eq, value = item.strip().partition("=")
         if not eq or key not in keys or key in values:
-            raise ValueError(
+            raise UserError(
                 f"bad {what} setting {item.strip()!r}: expected {','.join(k + '=N' for k in keys)}"
             )
         if not (value.isascii() and value.isdigit()) or len(value) > 9:
-            raise ValueError(f"bad {what} setting {item.strip()!r}: expected a whole number")
+            raise UserError(f"bad {what} setting {item.strip()!r}: expected a whole number")
         values[key] = int(value)
     missing = [key for key in keys if key not in values]
     if missing:
-        raise ValueError(f"{what} needs {', '.join(missing)} (e.g. {_EXAMPLES[what]})")
+        raise UserError(f"{what} needs {', '.join(missing)} (e.g. {_EXAMPLES[what]})")
     return tuple(values[key] for key in keys)
 
 
@@ -67,11 +68,11 @@ class ResignRule:
 
     def __post_init__(self) -> None:
         if self.movecount < 1 or not 0 <= self.share < SHARE_TOTAL:
-            raise ValueError("resign needs movecount ≥ 1 and share from 0 to 999")
+            raise UserError("resign needs movecount ≥ 1 and share from 0 to 999")
 
     @classmethod
     def parse(cls, text: str) -> ResignRule:
-        """From ``movecount=3,share=50``. :raises ValueError: one line."""
+        """From ``movecount=3,share=50``. :raises UserError: one line."""
         return cls(*_settings(text, ("movecount", "share"), "resign"))
 
     def __str__(self) -> str:
@@ -88,11 +89,11 @@ class DrawRule:
 
     def __post_init__(self) -> None:
         if self.movecount < 1 or not 0 <= self.spread <= SHARE_TOTAL:
-            raise ValueError("draw needs movecount ≥ 1 and spread from 0 to 1000")
+            raise UserError("draw needs movecount ≥ 1 and spread from 0 to 1000")
 
     @classmethod
     def parse(cls, text: str) -> DrawRule:
-        """From ``movenumber=40,movecount=4,spread=20``. :raises ValueError: one line."""
+        """From ``movenumber=40,movecount=4,spread=20``. :raises UserError: one line."""
         return cls(*_settings(text, ("movenumber", "movecount", "spread"), "draw"))
 
     def __str__(self) -> str:
@@ -123,7 +124,7 @@ class ScoreRules:
 
     @classmethod
     def from_tag(cls, text: str) -> ScoreRules:
-        """Read ``tag_text``'s form back. :raises ValueError: one line."""
+        """Read ``tag_text``'s form back. :raises UserError: one line."""
         resign: ResignRule | None = None
         draw: DrawRule | None = None
         for part in text.split(";"):
@@ -133,7 +134,7 @@ class ScoreRules:
             elif name == "draw" and draw is None:
                 draw = DrawRule.parse(settings)
             else:
-                raise ValueError(f"bad {TAG} tag {text!r}: expected 'resign …; draw …'")
+                raise UserError(f"bad {TAG} tag {text!r}: expected 'resign …; draw …'")
         return cls(resign, draw)
 
 

@@ -33,6 +33,7 @@ import typer
 
 from referee.adjudicate import Verdict, format_verdict, verdict_to_json
 from referee.adjudicate_stream import Adjudged, Keep, adjudicate_batch
+from referee.errors import UserError
 from referee.record.model import GameRecord
 from referee.record.stream import iter_entries, read_batches
 from tournaments.html.adjudicate import AdjudicationPage, page_needs, seats_text
@@ -92,7 +93,7 @@ def write_adjudication_page(path: Path, verdicts: Sequence[Verdict], out: Path) 
     ``referee.adjudicate_stream.adjudicate_file`` gives them) to ``out``.
 
     :raises OSError: ``path`` cannot be read again, or ``out`` written.
-    :raises ValueError: ``verdicts`` are not as many as the entries.
+    :raises UserError: ``verdicts`` are not as many as the entries.
     """
     with AdjudicationPage(str(path), out) as page:
         for entry, verdict in zip(iter_entries(path), verdicts, strict=True):
@@ -156,7 +157,7 @@ def _until_a_game(path: Path, stream: Iterator[list[Adjudged]]) -> list[Adjudged
     Stray text before the first game is held back until a game shows that this is a
     record file (by the format there is at most one such entry).
 
-    :raises ValueError: the file holds no game.
+    :raises UserError: the file holds no game.
     """
     held: list[Adjudged] = []
     for batch in stream:
@@ -164,8 +165,8 @@ def _until_a_game(path: Path, stream: Iterator[list[Adjudged]]) -> list[Adjudged
         if any(adjudged.game for adjudged in batch):
             return held
     if held:  # most likely the wrong file; an exit 0 would hide that
-        raise ValueError(f"no game records in the file: {held[0].verdict.reason}")
-    raise ValueError(f"{path}: no game records in the file")
+        raise UserError(f"no game records in the file: {held[0].verdict.reason}")
+    raise UserError(f"{path}: no game records in the file")
 
 
 def _print_verdicts(

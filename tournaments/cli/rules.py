@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from referee.errors import UserError
 from referee.listing import Listing, MoveEntry, list_moves
 from referee.registry import find_game_class, make_game
 
@@ -30,24 +31,24 @@ PER_LINE = 8
 def pages_dir() -> Path:
     """The folder of the rules pages: the wheel's copy when installed, else the clone's.
 
-    :raises ValueError: neither exists (an install that lost its data).
+    :raises UserError: neither exists (an install that lost its data).
     """
     for folder in (PACKAGED_PAGES, CLONE_PAGES):
         if (folder / "README.md").is_file():
             return folder
-    raise ValueError(f"the rules pages are missing: neither {PACKAGED_PAGES} nor {CLONE_PAGES}")
+    raise UserError(f"the rules pages are missing: neither {PACKAGED_PAGES} nor {CLONE_PAGES}")
 
 
 def parse_rule_options(pairs: list[str] | None) -> dict[str, str]:
     """``--option k=v`` values as a mapping (the last of a repeated name wins).
 
-    :raises ValueError: a value that is not ``key=value``.
+    :raises UserError: a value that is not ``key=value``.
     """
     options: dict[str, str] = {}
     for pair in pairs or []:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip() or not value.strip():
-            raise ValueError(f"bad --option {pair!r}: expected key=value")
+            raise UserError(f"bad --option {pair!r}: expected key=value")
         options[key.strip()] = value.strip()
     return options
 
@@ -63,7 +64,7 @@ def rules_command(
     name = "README" if game_name is None else find_game_class(game_name).name
     page = folder / f"{name}.md"
     if not page.is_file():
-        raise ValueError(f"no rules page for {name}: {page} is missing")
+        raise UserError(f"no rules page for {name}: {page} is missing")
     if path:
         typer.echo(str(page))
         return

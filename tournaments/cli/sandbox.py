@@ -18,6 +18,7 @@ import typer
 from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import probe
 from protocol.spec import EngineSpec
+from referee.errors import UserError
 from tournaments.event.config import SandboxMode
 from tournaments.event.engines import (
     anchor_paths,
@@ -39,11 +40,11 @@ SandboxOption = Annotated[
 
 
 def sandbox_mode(value: str | None) -> SandboxMode | None:
-    """The ``--sandbox`` value, checked. :raises ValueError: not ``none`` or ``bwrap``."""
+    """The ``--sandbox`` value, checked. :raises UserError: not ``none`` or ``bwrap``."""
     if value is None:
         return None
     if value not in MODES:
-        raise ValueError(f"bad --sandbox {value!r} (expected none or bwrap)")
+        raise UserError(f"bad --sandbox {value!r} (expected none or bwrap)")
     return cast(SandboxMode, value)
 
 
@@ -54,7 +55,7 @@ def confine(
     sandboxed one with its relative paths made absolute (``anchor_paths``, against the
     current directory), hiding the others' directories and the ``hidden`` paths.
 
-    :raises ValueError: the sandbox's user cannot read or run an engine's program or
+    :raises UserError: the sandbox's user cannot read or run an engine's program or
         script (``check_sandbox_access``; one line naming the file and the fix).
     """
     if mode != "bwrap":

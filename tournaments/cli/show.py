@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from referee.core import Game, State
-from referee.errors import RulesError
+from referee.errors import RulesError, UserError
 from referee.pictures import LastMove, position_svg
 from referee.record import GameRecord
 from referee.record.stream import read_records
@@ -43,14 +43,14 @@ class Shown:
 def load_record(path: Path, number: int) -> GameRecord:
     """Record ``number`` (1-based) of the file at ``path``.
 
-    :raises ValueError: the file cannot be read, is malformed, or has no such record.
+    :raises UserError: the file cannot be read, is malformed, or has no such record.
     """
     try:
         records = read_records(path)
     except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
     if not 1 <= number <= len(records):
-        raise ValueError(f"{path} holds {len(records)} game(s): no game {number}")
+        raise UserError(f"{path} holds {len(records)} game(s): no game {number}")
     return records[number - 1]
 
 
@@ -61,7 +61,7 @@ def replay(record: GameRecord, ply: int | None) -> Shown:
     adjudicate`` count them: a record with a ``Start`` tag begins at the Start's ply, and
     the plies before it replay from the ``Opening`` tag (the moves that lead to Start).
 
-    :raises ValueError: ``ply`` out of range, or a record that does not replay (unknown
+    :raises UserError: ``ply`` out of range, or a record that does not replay (unknown
         game or option, bad ``Start``, an unreadable or illegal move, an ``Opening`` that
         does not lead to ``Start``).
     """
@@ -70,14 +70,14 @@ def replay(record: GameRecord, ply: int | None) -> Shown:
         start = record.start
         state = game.initial_state(record.players) if start is None else game.decode(start)
     except RulesError as error:
-        raise ValueError(f"the record cannot be set up: {error}") from None
+        raise UserError(f"the record cannot be set up: {error}") from None
     first, count = state.ply, len(record.moves)
     opening = record.tag("Opening")
     low = 0 if start is None or opening is not None else first
     if ply is None:
         ply = first + count
     if not low <= ply <= first + count:
-        raise ValueError(
+        raise UserError(
             f"--ply {ply} is outside {low}..{first + count} (the record's {count} moves "
             f"follow ply {first})"
         )
@@ -85,7 +85,7 @@ def replay(record: GameRecord, ply: int | None) -> Shown:
         texts = (opening or "").split()
         initial = game.initial_state(record.players)
         if _replay_texts(game, initial, texts, len(texts)).state != state:
-            raise ValueError("the record's Opening tag does not lead to its Start position")
+            raise UserError("the record's Opening tag does not lead to its Start position")
         return _replay_texts(game, initial, texts, ply)
     shown = _replay_texts(game, state, record.move_texts, ply - first)
     return Shown(game, shown.state, shown.last, shown.last_text, shown.state.ply, ply - first)
@@ -96,10 +96,10 @@ def _replay_texts(
 ) -> Shown:
     """The position after the first ``count`` of ``texts`` from ``state``.
 
-    :raises ValueError: a move that does not replay, or fewer than ``count`` texts.
+    :raises UserError: a move that does not replay, or fewer than ``count`` texts.
     """
     if count > len(texts):
-        raise ValueError(f"the record's Opening tag holds only {len(texts)} moves")
+        raise UserError(f"the record's Opening tag holds only {len(texts)} moves")
     last: LastMove | None = None
     for number, text in enumerate(texts[:count], 1):
         try:
@@ -107,7 +107,7 @@ def _replay_texts(
             last = LastMove(state, move)
             state = state.play(move)
         except RulesError as error:
-            raise ValueError(f"move {number} {text!r} does not replay: {error}") from None
+            raise UserError(f"move {number} {text!r} does not replay: {error}") from None
     last_text = None if last is None else texts[count - 1]
     return Shown(game, state, last, last_text, state.ply, 0)
 
@@ -134,7 +134,7 @@ def show_command(
         try:
             svg.write_text(picture, encoding="utf-8")
         except OSError as error:
-            raise ValueError(f"cannot write {svg}: {error.strerror or error}") from None
+            raise UserError(f"cannot write {svg}: {error.strerror or error}") from None
         typer.echo(f"wrote {svg}")
         return
     typer.echo(shown.game.render(shown.state))
