@@ -37,6 +37,7 @@ from referee.errors import UserError
 from referee.record.model import GameRecord
 from referee.record.stream import iter_entries, read_batches
 from tournaments.html.adjudicate import AdjudicationPage, page_needs, seats_text
+from tournaments.html.paged.verdicts import VerdictPages
 
 IN_FLIGHT_PER_JOB = 2
 """Batches read ahead per worker process: one being adjudicated, one waiting."""
@@ -134,7 +135,7 @@ def adjudicate_command(
     stream = adjudged_batches(path, workers, keep=keep)
     try:
         first = _until_a_game(path, stream)
-        page = AdjudicationPage(str(path), html_out) if html_out is not None else None
+        page = VerdictPages(str(path), html_out) if html_out is not None else None
         try:
             count, disputed = _print_verdicts(chain([first], stream), as_json, page)
             if page is not None:
@@ -170,7 +171,7 @@ def _until_a_game(path: Path, stream: Iterator[list[Adjudged]]) -> list[Adjudged
 
 
 def _print_verdicts(
-    batches: Iterator[list[Adjudged]], as_json: bool, page: AdjudicationPage | None
+    batches: Iterator[list[Adjudged]], as_json: bool, page: VerdictPages | None
 ) -> tuple[int, int]:
     """Print (and add to ``page``) every entry's verdict; return (entries, disputed)."""
     count = disputed = 0

@@ -55,14 +55,15 @@ def _movers(record: GameRecord) -> list[int | None]:
         return []
 
 
-def _has_scores(record: GameRecord) -> bool:
+def has_scores(record: GameRecord) -> bool:
+    """Whether a move of ``record`` carries the engine's score (``s=``)."""
     return any(move.note.score is not None for move in record.moves)
 
 
 def page_needs(record: GameRecord, verdict: Verdict) -> bool:
     """Whether the page draws something of ``record`` beyond its table row: a dispute's
     board, or a game's evaluations. (Worker processes send back only those records.)"""
-    return not verdict.confirmed or _has_scores(record)
+    return not verdict.confirmed or has_scores(record)
 
 
 def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> str:
@@ -107,7 +108,7 @@ def _dispute_picture(record: GameRecord, verdict: Verdict, picture: Picture) -> 
             f"The final position. Claimed result <b>{esc(verdict.claimed)}</b>, "
             f"correct result <b>{esc(verdict.correct)}</b>."
         )
-    chart = evaluation_chart(record, _movers(record)) if _has_scores(record) else ""
+    chart = evaluation_chart(record, _movers(record)) if has_scores(record) else ""
     return (
         f'<figure><div class="board">{art}</div><figcaption>{caption}</figcaption></figure>{chart}'
     )
@@ -131,21 +132,30 @@ def verdict_row(index: int, seats: str, verdict: Verdict) -> str:
 
 
 def dispute_section(
-    index: int, seats: str, verdict: Verdict, record: GameRecord | None, picture: Picture
+    index: int,
+    seats: str,
+    verdict: Verdict,
+    record: GameRecord | None,
+    picture: Picture,
+    *,
+    anchor: bool = True,
 ) -> str:
     """The section of a disputed game: the verdict, the board at the dispute and the tags
-    (``record`` None: a game that does not read, shown by the reader's message alone)."""
+    (``record`` None: a game that does not read, shown by the reader's message alone);
+    ``anchor``: with the id ``game-N`` (a paged view's wrapper has it instead)."""
     where = "" if verdict.ply is None else f"ply {verdict.ply}"
     seat = f", seat {verdict.seat}" if verdict.seat is not None else ""
     move = f", move {esc(verdict.move)}" if verdict.move is not None else ""
     board = tags = ""
     if record is not None:
         board = _dispute_picture(record, verdict, picture)
-        if _has_scores(record):
+        if has_scores(record):
             board += moves_with_search(record)
         tags = table(["Tag", "Value"], record.tags, css_class="tags", text_columns=(0, 1))
+    ident = f' id="game-{index}"' if anchor else ""
     return (
-        f'<section class="verdict" id="game-{index}" data-verdict="{verdict.verdict.value}">'
+        f'<section class="verdict"{ident} '
+        f'data-verdict="{verdict.verdict.value}">'
         f"<h3>Game {index}: {esc(seats)}: "
         f'<span class="bad">{esc(verdict.verdict.value)}</span>'
         f"{' at ' + esc(where) if where else ''}{seat}{move}</h3>"
@@ -154,10 +164,11 @@ def dispute_section(
     )
 
 
-def evaluation_entry(index: int, seats: str, record: GameRecord) -> str:
-    """The closed "Evaluations" entry of a confirmed game whose moves carry scores."""
+def evaluation_entry(index: int, seats: str, record: GameRecord, anchor: str = "") -> str:
+    """The closed "Evaluations" entry of a confirmed game whose moves carry scores (its
+    id ``anchor``, by default ``eval-N``)."""
     return (
-        f'<details class="game" id="eval-{index}"><summary>Game {index}: '
+        f'<details class="game" id="{anchor or f"eval-{index}"}"><summary>Game {index}: '
         f"{esc(seats)} · <b>{esc(record.result)}</b> · "
         f"{esc(record.termination.value)}</summary>"
         f"{evaluation_chart(record, _movers(record))}"
@@ -165,14 +176,16 @@ def evaluation_entry(index: int, seats: str, record: GameRecord) -> str:
     )
 
 
-def _title(source: str) -> str:
+def title_of(source: str) -> str:
+    """The page's title."""
     return f"Adjudication of {source}"
 
 
-def _top(source: str, count: int, disputed: int) -> str:
+def summary_top(source: str, count: int, disputed: int) -> str:
+    """The page's heading and its count of games and disputes."""
     summary = f"{count} game(s), {disputed} disputed"
     klass = "good" if disputed == 0 else "bad"
-    return f"<h1>{esc(_title(source))}</h1><p class={klass}>{esc(summary)}</p>"
+    return f"<h1>{esc(title_of(source))}</h1><p class={klass}>{esc(summary)}</p>"
 
 
 def build_adjudication_page(
@@ -198,18 +211,18 @@ def build_adjudication_page(
         rows.append(verdict_row(index, seats, verdict))
         if not verdict.confirmed:
             sections.append(dispute_section(index, seats, verdict, record, picture))
-        elif record is not None and _has_scores(record):
+        elif record is not None and has_scores(record):
             evaluations.append(evaluation_entry(index, seats, record))
     disputed = len(sections)
     body = (
-        _top(source, len(verdicts), disputed)
+        summary_top(source, len(verdicts), disputed)
         + table_head(HEADERS, text_columns=_TEXT_COLUMNS)
         + "".join(rows)
         + TABLE_TAIL
         + ("<h2>Disputes</h2>" + "".join(sections) if sections else "")
         + ("<h2>Evaluations</h2>" + "".join(evaluations) if evaluations else "")
     )
-    return page(_title(source), body)
+    return page(title_of(source), body)
 
 
 class AdjudicationPage:
@@ -256,14 +269,14 @@ class AdjudicationPage:
             self.disputed += 1
             section = dispute_section(self.count, seats, verdict, record, self._picture)
             self._sections.write(section)
-        elif record is not None and _has_scores(record):
+        elif record is not None and has_scores(record):
             self.evaluated += 1
             self._evaluations.write(evaluation_entry(self.count, seats, record))
 
     def finish(self) -> None:
         """Write the page and put it in place of ``out``."""
-        before, after = page_frame(_title(self.source))
-        self._page.write(before + _top(self.source, self.count, self.disputed))
+        before, after = page_frame(title_of(self.source))
+        self._page.write(before + summary_top(self.source, self.count, self.disputed))
         self._page.write(table_head(HEADERS, text_columns=_TEXT_COLUMNS))
         self._copy(self._rows)
         self._page.write(TABLE_TAIL)

@@ -27,6 +27,28 @@ for a page opened from the file system, ``'self'`` for one served)."""
 
 
 @dataclass(frozen=True, slots=True)
+class Column:
+    """A column of the game list (the first is the game number, its link)."""
+
+    title: str
+    name: bool = False
+    """A text column (left-aligned)."""
+    search: str | None = None
+    """The prefix of the column's value in a game's searched line; None: not searched."""
+
+
+REPORT_COLUMNS = (
+    Column("Game", search="#"),
+    Column("Round", search="round "),
+    Column("Seats", True, ""),
+    Column("Result", True, ""),
+    Column("Termination", True, ""),
+    Column("Plies"),
+)
+"""The report's list: the columns of ``blocks.list_row``."""
+
+
+@dataclass(frozen=True, slots=True)
 class Drawn:
     """How much of the event the block files can replay."""
 
@@ -34,7 +56,8 @@ class Drawn:
     positions: int
 
 
-def _games_section(count: int, folder: str, drawn: Drawn) -> str:
+def games_section(note: str, columns: Sequence[Column]) -> str:
+    """The game list's frame (search box, pager, empty table, game view) under ``note``."""
     pager = (
         '<div class="pager">'
         '<button type="button" data-page="first" title="first page">|&lt;</button>'
@@ -50,14 +73,12 @@ def _games_section(count: int, folder: str, drawn: Drawn) -> str:
         'aria-label="search the games"> <span class="found"></span></p>'
     )
     head = (
-        "<tr><th>Game</th><th>Round</th><th class=name>Seats</th><th class=name>Result</th>"
-        "<th class=name>Termination</th><th>Plies</th></tr>"
-    )
-    note = (
-        f"{count:,} games, {drawn.games:,} of them replayable ({drawn.positions:,} positions "
-        f"drawn). The list and each game are read from the folder {folder} next to this "
-        "page when needed: keep the two together. Open a game, then step with the "
-        "buttons, the left and right arrow keys, Home and End, or click a move."
+        "<tr>"
+        + "".join(
+            f"<th class=name>{esc(c.title)}</th>" if c.name else f"<th>{esc(c.title)}</th>"
+            for c in columns
+        )
+        + "</tr>"
     )
     return (
         '<section id="games"><h2>Games</h2>'
@@ -65,6 +86,27 @@ def _games_section(count: int, folder: str, drawn: Drawn) -> str:
         '<p class="problem bad"></p>'
         f'<table class="games"><thead>{head}</thead><tbody></tbody></table>'
         '<div id="game-view"></div></section>'
+    )
+
+
+def paged_meta(games: int, folder: str, columns: Sequence[Column]) -> dict[str, object]:
+    """The ``paged-data`` block the script reads (``tournaments.html.paged.script``)."""
+    return {
+        "games": games,
+        "folder": folder,
+        "list_block": LIST_BLOCK,
+        "game_block": GAME_BLOCK,
+        "page_size": PAGE_SIZE,
+        "columns": [{"title": c.title, "name": c.name, "search": c.search} for c in columns],
+    }
+
+
+def _games_note(count: int, folder: str, drawn: Drawn) -> str:
+    return (
+        f"{count:,} games, {drawn.games:,} of them replayable ({drawn.positions:,} positions "
+        f"drawn). The list and each game are read from the folder {folder} next to this "
+        "page when needed: keep the two together. Open a game, then step with the "
+        "buttons, the left and right arrow keys, Home and End, or click a move."
     )
 
 
@@ -78,17 +120,11 @@ def build_first_page(
     """The first page of the paged report of ``games`` (journal order, records not
     read), whose block files are in ``folder`` (relative to the page)."""
     summary = summarize(info, games)
-    meta = {
-        "games": len(games),
-        "folder": folder,
-        "list_block": LIST_BLOCK,
-        "game_block": GAME_BLOCK,
-        "page_size": PAGE_SIZE,
-    }
+    meta = paged_meta(len(games), folder, REPORT_COLUMNS)
     body = "".join(
         [
             event_sections(info, summary, games, directory),
-            _games_section(len(games), folder, drawn),
+            games_section(_games_note(len(games), folder, drawn), REPORT_COLUMNS),
             json_block("results-data", json_safe(summary_json(summary))),
             json_block("paged-data", meta),
         ]

@@ -2,6 +2,9 @@
 files loaded as scripts when needed.
 
 It reads ``<script type="application/json" id="paged-data">``: ``games`` (count),
+``columns`` (the list's columns, each ``{"title", "name", "search"}``: whether it is a
+text column, and the prefix its value takes in a game's searched line, null for a column
+not searched; the first is the game number, the game's link),
 ``folder`` (the block files' folder, relative to the page), ``list_block`` and
 ``game_block`` (games per file), ``page_size`` (rows per page). Block files call
 ``refereeReport.list(k, text)`` and ``refereeReport.games(k, text)``, ``text`` being
@@ -10,9 +13,10 @@ the block's JSON packed by ``tournaments.html.paged.blocks.jsonp``.
 * The list shows one page of rows; ``|<``, ``<``, ``>``, ``>|`` and the page field move
   through it. Only the list files a page needs are loaded (at most two), and the last
   few are kept.
-* Search: every word typed must occur in a game's line (number, round, seats, result,
-  termination), case ignored; ``#17`` is game 17 exactly. The list files are read in
-  turn and the matches shown as they come; typing again starts over.
+* Search: every word typed must occur in a game's line (its searched columns: in the
+  report number, round, seats, result, termination), case ignored; ``#17`` is game 17
+  exactly. The list files are read in turn and the matches shown as they come; typing
+  again starts over.
 * A game's link opens its view under the list (its game file loaded, then the board
   stepped by ``refereeReplay``), and ``#game-N`` in the address opens game N.
 * A file that cannot be loaded (the folder not next to the page) shows one line saying so.
@@ -124,12 +128,9 @@ PAGED_SCRIPT = (
       event.preventDefault();
       openIndex(index, game[0]);
     });
-    cell(tr, link);
-    cell(tr, game[1]);
-    cell(tr, game[2], true);
-    cell(tr, game[3], true);
-    cell(tr, game[4], true);
-    cell(tr, game[5]);
+    game.forEach(function (value, i) {
+      cell(tr, i === 0 ? link : value, meta.columns[i].name);
+    });
     return tr;
   }
   function rowsOf(first, last) {
@@ -177,8 +178,11 @@ PAGED_SCRIPT = (
   function matcher(text) {
     var words = text.toLowerCase().split(/\s+/).filter(Boolean);
     return function (game) {
-      var line = ["#" + game[0], "round", game[1], game[2], game[3], game[4]].join(" ");
-      line = line.toLowerCase();
+      var line = [];
+      meta.columns.forEach(function (column, i) {
+        if (column.search !== null) { line.push(column.search + game[i]); }
+      });
+      line = line.join(" ").toLowerCase();
       return words.every(function (word) {
         return /^#\d+$/.test(word) ? word === "#" + game[0] : line.indexOf(word) >= 0;
       });

@@ -97,6 +97,53 @@ def _ours(folder: Path) -> bool:
     return (folder / MARK).is_file()
 
 
+def check_folder(folder: Path) -> None:
+    """:raises ReportError: ``folder`` exists and is not a block folder we wrote."""
+    _check_folder(folder)
+
+
+def start_folder(folder: Path) -> Path:
+    """A new, empty work folder (with its ``MARK``) beside ``folder``, where blocks are
+    written before ``install`` puts them in its place."""
+    work = folder.with_name(f".{folder.name}.tmp-{os.getpid()}")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    (work / MARK).write_text(MARK_TEXT, encoding="utf-8")
+    return work
+
+
+def install(work: Path, folder: Path, out: Path, first: str) -> None:
+    """Put the blocks of ``work`` in place of ``folder``, then the page ``first`` in place
+    of ``out``; if that fails, the previous folder goes back (and ``work`` is removed).
+
+    :raises OSError: the folder or the page cannot be written.
+    """
+    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+    shutil.rmtree(old, ignore_errors=True)
+    swapped = False
+    try:
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(work, folder)
+        swapped = True
+        write_atomic(out, first)
+    except BaseException:
+        if swapped:  # the page was not replaced: the previous blocks go back under it
+            shutil.rmtree(folder, ignore_errors=True)
+        if old.exists():
+            os.replace(old, folder)
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def remove_folder(folder: Path) -> None:
+    """Remove ``folder`` if it is a block folder we wrote (a single page replaced it)."""
+    if folder.is_dir() and _ours(folder):
+        with contextlib.suppress(OSError):
+            shutil.rmtree(folder)
+
+
 def _check_folder(folder: Path) -> None:
     if (folder.exists() or folder.is_symlink()) and not (folder.is_dir() and _ours(folder)):
         raise ReportError(
@@ -206,15 +253,9 @@ def _write_paged(
     jobs: int,
 ) -> Written:
     folder = blocks_folder(out)
-    work = folder.with_name(f".{folder.name}.tmp-{os.getpid()}")
-    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
-    for leftover in (work, old):
-        shutil.rmtree(leftover, ignore_errors=True)
-    work.mkdir(parents=True)
+    work = start_folder(folder)
     drawer = _Drawer(jobs)
-    swapped = False
     try:
-        (work / MARK).write_text(MARK_TEXT, encoding="utf-8")
         results, result = GameResults(), _results(info)
         rows: list[list[object]] = []
         budget = max_positions if max_positions is not None else -1
@@ -236,21 +277,12 @@ def _write_paged(
         drawer.finish()
         drawn = Drawn(drawer.drawn_games, drawer.positions)
         first = build_first_page(info, list(results), directory, folder.name, drawn)
-        if folder.exists():
-            os.replace(folder, old)
-        os.replace(work, folder)
-        swapped = True
-        write_atomic(out, first)
     except BaseException:
         drawer.close()
-        if swapped:  # the page was not replaced: the previous blocks go back under it
-            shutil.rmtree(folder, ignore_errors=True)
-            if old.exists():
-                os.replace(old, folder)
         shutil.rmtree(work, ignore_errors=True)
         raise
     drawer.close()
-    shutil.rmtree(old, ignore_errors=True)
+    install(work, folder, out, first)
     files = 2 + lists + -(-len(results) // GAME_BLOCK)  # the page, the mark, the blocks
     return Written(out, "paged", len(results), folder, files)
 
@@ -288,8 +320,6 @@ def write_report(
             page = build_report(event, max_positions=positions)
             out.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(out, page)
-            if folder.is_dir() and _ours(folder):
-                with contextlib.suppress(OSError):
-                    shutil.rmtree(folder)  # a paged report's blocks, now unused
+            remove_folder(folder)  # a paged report's blocks, now unused
             return Written(out, "single", len(head))
     return _write_paged(directory, stream.info, chain(head, games), out, max_positions, jobs)
