@@ -18,7 +18,9 @@ from referee.record import format_record, stream
 from tests.clirun import cli
 from tests.referee.test_adjudicate import edit, finished, retag
 from tournaments.cli.adjudicate import adjudged_batches, default_jobs
-from tournaments.html.adjudicate import AdjudicationPage
+from tournaments.html.paged import page as paged_page
+from tournaments.html.paged import verdicts
+from tournaments.html.paged.verdicts import VerdictPages
 
 
 def _file(
@@ -151,22 +153,27 @@ def test_memory_of_the_command_does_not_grow_with_the_file(
     """With ``--html`` too: a file 20 times bigger, about the same peak (one process).
 
     As in ``tests/referee/test_record_stream.py``, CPython's free lists are emptied every
-    25 games (``gc.collect``) so that the peak shows what the command holds."""
+    25 games (``gc.collect``) so that the peak shows what the command holds. The big file
+    is above the single page's limit: its page is paged, whose list blocks are made
+    50 rows long here (1,000 by default: a bounded block, but as big as this file's
+    growth)."""
     small = _file(tmp_path / "small.tgn", 60, disputed=(7,))
     big = tmp_path / "big.tgn"
     big.write_text(small.read_text() * 20)
     monkeypatch.setattr(stream, "BATCH_BYTES", 8 * 1024)
-    add = AdjudicationPage.add
+    monkeypatch.setattr(verdicts, "LIST_BLOCK", 50)
+    monkeypatch.setattr(paged_page, "LIST_BLOCK", 50)
+    add = VerdictPages.add
     added = 0
 
-    def add_and_collect(page: AdjudicationPage, *args: Any) -> None:
+    def add_and_collect(page: VerdictPages, *args: Any) -> None:
         nonlocal added
         add(page, *args)
         added += 1
         if added % 25 == 0:
             gc.collect()
 
-    monkeypatch.setattr(AdjudicationPage, "add", add_and_collect)
+    monkeypatch.setattr(VerdictPages, "add", add_and_collect)
 
     def peak(path: Path) -> int:
         with open(os.devnull, "w") as sink, pytest.MonkeyPatch.context() as patch:
