@@ -9,10 +9,8 @@ of the mover's colour aimed at the target). Pure; only for the illegal path.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from referee.games.triablo.board import DIRECTION_NAMES, LINES, NAMES, NUM_POINTS
-from referee.games.triablo.config import Config
+from referee.games.triablo.config import Position
 from referee.games.triablo.movegen import (
     ABDICATE,
     CAPTURE,
@@ -35,21 +33,6 @@ from referee.games.triablo.pieces import (
     tips_on,
 )
 from referee.games.triablo.start import allowed_orientations, setup_parts, singletons_of
-
-
-class Position(Protocol):
-    """What ``explain`` reads of a ``rules.TriabloState`` (a protocol, so that this module,
-    which ``rules`` imports, does not import ``rules`` back)."""
-
-    @property
-    def config(self) -> Config: ...
-    @property
-    def board(self) -> bytes: ...
-    @property
-    def seat(self) -> int: ...
-    @property
-    def in_setup(self) -> bool: ...
-
 
 _KINDS = {SINGLETON: "singleton", DOUBLET: "doublet", KING: "king"}
 

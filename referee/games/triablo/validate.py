@@ -15,11 +15,9 @@ A position must be one that legal play could reach, as far as these counts show:
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from referee.errors import InvalidPositionError
 from referee.games.triablo import movegen, start
-from referee.games.triablo.config import Config
+from referee.games.triablo.config import Position
 from referee.games.triablo.notation import KING_CAPTURED, TOO_FEW
 from referee.games.triablo.pieces import (
     CAPTIVE,
@@ -31,28 +29,6 @@ from referee.games.triablo.pieces import (
     controlled,
     king,
 )
-
-
-class Position(Protocol):
-    """What the checks read of a ``rules.TriabloState`` (a protocol, so that this module,
-    which ``rules`` imports, does not import ``rules`` back)."""
-
-    @property
-    def config(self) -> Config: ...
-    @property
-    def board(self) -> bytes: ...
-    @property
-    def seat(self) -> int: ...
-    @property
-    def ply(self) -> int: ...
-    @property
-    def quiet(self) -> int: ...
-    @property
-    def out(self) -> tuple[tuple[int, str], ...]: ...
-    @property
-    def in_setup(self) -> bool: ...
-    @property
-    def alive(self) -> tuple[int, ...]: ...
 
 
 def _fail(text: str, why: str) -> None:
