@@ -1,12 +1,19 @@
-"""Run the console script's entry point in this process, as the tests of several packages do."""
+"""Run ``referee`` as the tests of several packages do: through the console script's entry
+point in this process (``cli``), or as a child process (``run_referee``)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tournaments.cli.app import main
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository root."""
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -19,3 +26,19 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     captured = capsys.readouterr()
     code = info.value.code
     return (code if isinstance(code, int) else 0), captured.out, captured.err
+
+
+def run_referee(
+    *args: str, timeout: float = 300, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS…`` as a child process (``python -m tournaments``) that imports this
+    tree, run in ``cwd`` (default: the repository root); never raises for its status."""
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments", *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -4,26 +4,10 @@ the end-to-end check every game's tests make."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import ROOT
-
-
-def run_referee(*args: str) -> subprocess.CompletedProcess[str]:
-    """``referee ARGS…`` as a child process (``python -m tournaments``) from the repository."""
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+from tests.clirun import run_referee
 
 
 def play_and_adjudicate(

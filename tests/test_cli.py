@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,16 +12,7 @@ from referee.record import format_record
 from referee.record.model import GameRecord, MoveEntry
 from referee.record.parse import parse_records
 from tests.c_build import build_trike_engine
-
-
-def referee(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+from tests.clirun import run_referee as referee
 
 
 def test_games_lists_trike_with_its_options() -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,23 +14,13 @@ from referee.record import format_record
 from referee.record.comment import parse_move_comment
 from referee.record.model import GameRecord, MoveEntry
 from referee.record.parse import parse_records
+from tests.clirun import run_referee as referee
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.jobs import SlotSetup
 from tournaments.event.plan import Plan
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRANTS = [{"name": "a", "command": "random"}, {"name": "b", "command": "random"}]
-
-
-def referee(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-        cwd=ROOT,
-    )
 
 
 def _adjudicate(path: Path) -> list[dict[str, object]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee.record import parse_records, read_records
+from tests.clirun import run_referee
 
 FATAL = "fatal: cannot open weights.bin"
 FAULTY = f"{sys.executable} -m bots faulty --stderr '{FATAL}'"
@@ -25,14 +26,7 @@ MID_GAME = f"{FAULTY} --mode crash --at 4"
 
 
 def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-        cwd=cwd,
-    )
+    return run_referee(*args, timeout=180, cwd=cwd)
 
 
 def transcript_paths(text: str, cwd: Path) -> list[Path]:

@@ -12,7 +12,7 @@ import pytest
 from protocol.search_info import ForcedWin, Shares
 from referee.record import read_records
 from referee.registry import GAMES, make_game
-from tests.matches import run_referee
+from tests.clirun import run_referee
 
 pytestmark = pytest.mark.processes
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.clirun import run_referee
 from tournaments.play.journal import read_journal
 
 pytestmark = pytest.mark.processes
@@ -22,10 +23,7 @@ URL = re.compile(rb"live view of .* at http://127\.0\.0\.1:(\d+)/")
 
 
 def _referee(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False,
-    )  # fmt: skip
+    return run_referee(*args, timeout=timeout)
 
 
 def _tournament(out: Path, *extra: str) -> list[str]:

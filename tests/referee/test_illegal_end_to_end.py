@@ -26,7 +26,7 @@ from referee.record.model import MoveEntry
 from referee.record.stream import read_records
 from referee.record.write import format_record
 from referee.registry import make_game
-from tests.matches import run_referee
+from tests.clirun import run_referee
 
 REASON = re.compile(r"seat (\d) \(bad\) plays illegal move '(\S+)' at ply (\d+): (.+)")
 FAULTY = f"bad={sys.executable} -m bots faulty --mode {{mode}} --at 3"

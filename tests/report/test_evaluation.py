@@ -11,7 +11,7 @@ import pytest
 
 from referee.record.model import GameRecord, MoveEntry
 from referee.record.stream import read_records
-from tests.matches import run_referee
+from tests.clirun import run_referee
 from tournaments.html.chart import HEIGHT, TOP
 from tournaments.html.evaluation import evaluation_chart, moves_with_search, seat_shares
 from tournaments.html.report import build_report

@@ -22,9 +22,10 @@ from referee.games.trichess.board import INDEX, NAMES, geometry
 from referee.perft import perft
 from referee.registry import GAMES, find_game_class, make_game
 from referee.results import result_text
+from tests.clirun import run_referee
 from tests.golden import check_golden
 from tests.golden import playthrough as golden_playthrough
-from tests.matches import play_and_adjudicate, run_referee
+from tests.matches import play_and_adjudicate
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "trichess"
 LETTERS = "WRB"

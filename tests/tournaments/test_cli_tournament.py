@@ -20,6 +20,7 @@ from referee.record.stream import read_records
 from referee.registry import GAMES
 from tests.c_build import build_trike_engine
 from tests.clirun import cli
+from tests.clirun import run_referee as referee
 from tests.procs import live_with
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import load_config
@@ -32,17 +33,6 @@ from tournaments.runner.run import run_tournament
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tournaments" / "examples"
 REGISTERED = {cls.name for cls in GAMES}
-
-
-def referee(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tournaments", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-        cwd=ROOT,
-    )
 
 
 def _standings_order(stdout: str) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 
 from referee.record.stream import read_records
 from referee.score_rules import TAG
-from tests.matches import run_referee
+from tests.clirun import run_referee
 
 pytestmark = pytest.mark.processes
 
