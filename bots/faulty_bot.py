@@ -32,7 +32,7 @@ at the trigger ``go``
                     forever, then exits with status 3
 ``setsid-chain``    forks a copy that leaves its session, then forks again and exits
                     about every millisecond (a new pid each time, each in a new
-                    session), forever; the engine exits with status 3
+                    session), for 30 s; the engine exits with status 3
 elsewhere
 ``no-handshake``    ignores ``rgp 1`` and sleeps forever
 ``option-flood``    answers ``rgp 1`` with distinct ``option`` lines for ever
@@ -212,18 +212,26 @@ def misread(mode: str | None, line: bytes) -> bytes:
         sys.stderr.flush()
         os._exit(CRASH_CODE)
     return line
+CHAIN_SECONDS = 30.0
+"""How long a fork chain goes on before it ends by itself: far longer than any test waits
+for the referee to kill it, and short enough that a chain a failed or killed test left
+behind does not eat the machine for good (each link costs a fork)."""
+
+
 def fork_chain(trail: str | None) -> NoReturn:
-    """Leave the session, then hand over to a fresh child about every millisecond, forever:
-    the pid to kill is never the same for long. Each link appends its pid to the file
-    ``trail``, if given (a link lives too briefly to be seen in ``/proc``)."""
+    """Leave the session, then hand over to a fresh child about every millisecond, for
+    ``CHAIN_SECONDS``: the pid to kill is never the same for long. Each link appends its
+    pid to the file ``trail``, if given (a link lives too briefly to be seen in ``/proc``)."""
     fd = os.open(trail, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600) if trail else -1
-    while True:
+    end = time.monotonic() + CHAIN_SECONDS  # inherited by every link
+    while time.monotonic() < end:
         os.setsid()
         if fd >= 0:
             os.write(fd, f"{os.getpid()}\n".encode())
         time.sleep(0.001)
         if os.fork() != 0:
             os._exit(0)
+    os._exit(0)
 
 
 class FaultyLoop(EngineLoop):

@@ -148,6 +148,9 @@ def test_each_engine_s_stop_takes_its_own_strays_and_no_older_process() -> None:
     marker = "--seed 6665"
     # Ours, in a session of its own, untagged, but older than the engines: not a stray.
     bystander = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    # Start times count in clock ticks (10 ms): one in the engines' tick is "no earlier
+    # than the engine" and taken for a stray (rule 3), so the bystander is made older.
+    time.sleep(0.1)
     try:
         after_a, after_b = trio.run(_two_engines, marker)
         assert after_a  # B's escapee carries B's tag: A's stop leaves it alone
