@@ -18,6 +18,8 @@ import pytest
 from protocol.sandbox.host import SandboxUnavailable, probe
 from tests.hostile import ROOT
 
+pytestmark = pytest.mark.sandbox
+
 PYTHON = "/usr/bin/python3"
 SCRIPT = r"""
 import subprocess, sys
@@ -25,7 +27,6 @@ sys.path.insert(0, sys.argv[1])
 from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import SandboxLaunch, check_sandbox
 
-pytestmark = pytest.mark.sandbox
 check_sandbox()
 outside = [subprocess.Popen(["sleep", "60"]) for _ in range(20)]
 for name, script in [
