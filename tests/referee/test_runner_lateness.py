@@ -95,7 +95,12 @@ async def test_a_runner_stalling_its_own_loop_blames_no_engine() -> None:
     print(f"runner-caused voids: {voids} of {len(results)} games")
     late = [move.late for r in results for move in r.moves]
     assert max(late) > MARGIN  # the stalls were measured, move by move
-    assert voids > 0  # and they did push clocks over: those games are void, not forfeits
+    # Whether a stall pushes a clock over depends on the machine (on a loaded one 2 to 5
+    # of the 8 games were void; on an idle one none): every game either ended by the
+    # rules or is a runner void, never a forfeit on time (check_nobody_blamed).
+    assert all(r.outcome.termination is Termination.RULES or r.void for r in results), [
+        r.outcome.reason for r in results
+    ]
 
 
 async def test_a_timeout_while_the_runner_stalled_is_void() -> None:

@@ -77,6 +77,12 @@ FORBIDDEN = {
 ALLOWED = {
     # The sandbox's process 1 forks and becomes the engine: an argv, no shell.
     ("protocol/sandbox/warden.py", "os.execvp(argv[0], list(argv))"),
+    # The faulty test engine's setsid-scrub mode re-executes itself with a scrubbed
+    # environment: an argv and the bot's own constant SLEEPER, no shell, no data.
+    (
+        "bots/faulty_bot.py",
+        'os.execve(sys.executable, [sys.executable, "-c", SLEEPER, *sys.argv[1:]], env)',
+    ),
 }
 
 
