@@ -131,9 +131,17 @@ async def test_a_timeout_while_the_runner_stalled_is_void() -> None:
             result = await play_game(game, [good, bad], tc, seed=3)
             stop.set()
     # Void by the referee's stalls on its earlier moves ("timed out, but ..."), or
-    # already by a clock those stalls overran ("went N ms over its time, but ...").
-    assert result.runner_fault, result.outcome.reason
-    assert "but the referee itself stalled" in result.outcome.reason
+    # already by a clock those stalls overran ("went N ms over its time, but ..."). Where
+    # the stalls fell is up to the machine: if they missed the staller's own moves, its
+    # clock was not eaten and the timeout is rightly its own (its moves' recorded
+    # lateness stays within the margin).
+    if result.runner_fault:
+        assert "but the referee itself stalled" in result.outcome.reason
+    else:
+        assert result.outcome.termination is Termination.TIMEOUT, result.outcome.reason
+        culprit = result.outcome.culprit
+        assert culprit == 1, result.outcome.reason
+        assert sum(m.late for m in result.moves if m.seat == culprit) <= MARGIN
 
 
 def _pinned_hogs(cpu: int, count: int) -> Iterator[subprocess.Popen[bytes]]:
