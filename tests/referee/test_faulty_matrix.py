@@ -96,7 +96,11 @@ TABLES = list(_tables())
 MAX_PLIES = 8
 """Plies per seat after which a game is cut short (the misdeed comes at ply 2 or 3)."""
 START_TIMEOUT = 3.0
-"""Generous, for a loaded machine; ``slow-handshake`` sleeps past it."""
+"""Generous, for a loaded machine; ``slow-handshake`` sleeps far past it (``SLOW_HANDSHAKE``)."""
+SLOW_HANDSHAKE = 20 * START_TIMEOUT
+"""How long ``slow-handshake`` sleeps before answering, seconds. Far past the timeout:
+the referee takes an answer it finds on its last look after the deadline, and a loaded
+CI machine once woke it more than 3 s late (with a 6 s sleep, the handshake passed)."""
 
 
 async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
@@ -104,7 +108,7 @@ async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
     termination, words = EXPECTED[mode]
     game = make_game(game_name)
     marker = f"--seed {4242 + 10 * players + sorted(EXPECTED).index(mode)}"
-    slow = str(int(2000 * START_TIMEOUT)) if mode == "slow-handshake" else "0"
+    slow = str(int(1000 * SLOW_HANDSHAKE)) if mode == "slow-handshake" else "0"
     faulty = EngineSpec(
         name="bad",
         argv=(
