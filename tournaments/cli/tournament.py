@@ -42,7 +42,7 @@ from tournaments.play.features import check_features_now
 from tournaments.play.journal import GAMES, JOURNAL, JournalError, read_header
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo, summarize_counts
+from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.results.tables import FORMATS, render, title
 from tournaments.runner.run import Progress, RunResult, run_tournament
 
@@ -312,6 +312,21 @@ def tournament_command(
     ] = None,
     resign: ResignOption = None,
     draw: DrawOption = None,
+    wait: Annotated[
+        int,
+        typer.Option(
+            "--wait", min=0, metavar="MS", help="Milliseconds each game slot waits between games."
+        ),
+    ] = 0,
+    rating_interval: Annotated[
+        int,
+        typer.Option(
+            "--rating-interval",
+            min=0,
+            metavar="N",
+            help="Print the standings every N finished games (0: only at the end).",
+        ),
+    ] = 0,
 ) -> None:
     """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
 
@@ -390,6 +405,11 @@ def tournament_command(
         done[:] = [progress.done]
         display.game(report, progress)
 
+    def on_standings(summary: Summary) -> None:  # --rating-interval
+        display.clear()
+        typer.echo("")
+        typer.echo(render(summary, "plain"))
+
     view = (
         live_server(directory, live_address)
         if live_address is not None
@@ -407,6 +427,9 @@ def tournament_command(
                     on_game=on_game,
                     live=live_address is not None,
                     keep_played=False,
+                    wait=wait / 1000,
+                    standings_every=rating_interval,
+                    on_standings=on_standings,
                 )
             )
         display.clear()

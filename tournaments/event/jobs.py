@@ -99,6 +99,8 @@ class SlotSetup:
     """``all``, ``failures`` or ``none``."""
     live: bool = False
     """Publish each game in play for ``referee serve`` (``play.live_feed``)."""
+    wait: float = 0.0
+    """Seconds a slot waits between two of its games (``--wait``; cutechess's ``-wait``)."""
 
     def make_game(self) -> AnyGame:
         """The rules object."""
@@ -141,6 +143,7 @@ class SlotSetup:
             "out": self.out,
             "transcripts": self.transcripts,
             "live": self.live,
+            "wait": self.wait,
         }
 
     @classmethod
@@ -183,4 +186,5 @@ class SlotSetup:
             out=data["out"],
             transcripts=data["transcripts"],
             live=bool(data.get("live", False)),
+            wait=float(data.get("wait", 0.0)),
         )

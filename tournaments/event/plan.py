@@ -311,8 +311,9 @@ class Plan:
             start=opening.start,
         )
 
-    def slot_setup(self, out: Path | None, *, live: bool = False) -> SlotSetup:
-        """What the game slots need (``live``: publish the games in play in ``out``)."""
+    def slot_setup(self, out: Path | None, *, live: bool = False, wait: float = 0.0) -> SlotSetup:
+        """What the game slots need (``live``: publish the games in play in ``out``;
+        ``wait``: seconds each slot waits between its games)."""
         config = self.config
         return SlotSetup(
             game=self.game.name,
@@ -327,4 +328,5 @@ class Plan:
             out=str(out) if out is not None else None,
             transcripts=config.transcripts,
             live=live and out is not None,
+            wait=wait,
         )

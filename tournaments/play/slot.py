@@ -97,6 +97,8 @@ class Slot:
         self._cache_size = max(cache_size, setup.players)
         self._cache: OrderedDict[int, _Cached] = OrderedDict()
         self._nursery = nursery
+        self._played = False
+        """Whether this slot has played a game (``setup.wait`` comes before the next)."""
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -162,7 +164,14 @@ class Slot:
         return started
 
     async def play(self, job: Job) -> GameReport:
-        """Play one game and report it. Never raises for anything an engine does."""
+        """Play one game and report it. Never raises for anything an engine does.
+
+        From the slot's second game on, waits ``setup.wait`` seconds first (``--wait``:
+        time for the engines to settle between games, per slot, as cutechess's ``-wait``).
+        """
+        if self._played and self.setup.wait > 0:
+            await trio.sleep(self.setup.wait)
+        self._played = True
         seats = [await self._player(entrant) for entrant in job.table]
         await warm_up([cached.live for cached in seats])
         before: list[tuple[Transcript | None, int]] = []

@@ -50,7 +50,7 @@ from tournaments.play.worker import cpu_times
 from tournaments.play.writer import Journal
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo
+from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.runner.phases import phases
 from tournaments.runner.records import Recorder, ResultsFile
 from tournaments.runner.slots import default_workers, open_games
@@ -139,6 +139,9 @@ async def run_tournament(
     factory: PlayerFactory | None = None,
     live: bool = False,
     keep_played: bool = True,
+    wait: float = 0.0,
+    standings_every: int = 0,
+    on_standings: Callable[[Summary], None] | None = None,
 ) -> RunResult:
     """Run (or with ``resume`` continue) ``plan`` with its output in ``out``.
 
@@ -148,6 +151,11 @@ async def run_tournament(
 
     ``live``: each game in play is published in ``out/live/`` for ``referee serve``
     (``tournaments.play.live_feed``).
+
+    ``wait``: seconds each game slot waits between two of its games (``--wait``).
+
+    ``on_standings`` gets the tables (``summarize_counts``) each time the finished games,
+    earlier runs' included, reach a multiple of ``standings_every`` (``--rating-interval``).
 
     ``factory`` replaces engine processes by other players (tests: in-process
     players; it requires ``workers=0``). With ``[cluster] address`` in the plan's
@@ -177,6 +185,7 @@ async def run_tournament(
             await results.write()
             result.complete = True
             return result
+        earlier = journal.done  # finished by earlier runs (the journal notes games in groups)
         opened = time.perf_counter()
         worker_cpu: list[float] = []
         cpu_start = cpu_times()
@@ -184,7 +193,7 @@ async def run_tournament(
             async with (
                 _unwrapped(),
                 open_games(
-                    plan, out, concurrency, workers, factory, worker_cpu, live=live
+                    plan, out, concurrency, workers, factory, worker_cpu, live=live, wait=wait
                 ) as play_all,
                 trio.open_nursery() as nursery,
             ):
@@ -227,6 +236,12 @@ async def run_tournament(
                             leader_games=games,
                         )
                         on_game(report, progress)
+                    if (
+                        on_standings is not None
+                        and standings_every > 0
+                        and (earlier + result.played_count) % standings_every == 0
+                    ):
+                        on_standings(summarize_counts(info, journal.counts))
 
                 recorder = Recorder(journal, after)
                 nursery.start_soon(recorder.run)

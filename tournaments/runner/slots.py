@@ -85,11 +85,13 @@ async def open_games(
     cpu: list[float],
     *,
     live: bool = False,
+    wait: float = 0.0,
 ) -> AsyncIterator[PlayAll]:
     """Where this run's games are played: on the Dask cluster of ``[cluster] address``
     (``tournaments.cluster.client``), else in ``open_slots`` (``live``: the slots
     publish their games in play, ``tournaments.play.live_feed``; not on a cluster,
-    whose workers do not write into the event directory)."""
+    whose workers do not write into the event directory; ``wait``: seconds each slot
+    waits between its games, not on a cluster either)."""
     if plan.config.cluster.address is not None:
         if factory is not None:
             raise ValueError("in-process players cannot play on a cluster")
@@ -99,7 +101,7 @@ async def open_games(
             yield games.play_all
         return
     async with open_slots(
-        plan.slot_setup(out, live=live), concurrency, workers, factory, cpu
+        plan.slot_setup(out, live=live, wait=wait), concurrency, workers, factory, cpu
     ) as slots:
         yield functools.partial(play_all, slots)
 
