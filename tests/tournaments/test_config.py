@@ -66,7 +66,7 @@ def test_minimal_config_defaults(tmp_path: Path) -> None:
             "config.toml: entrants[1].hash: unknown key",
         ),
         (cfg("rounds = 0\n"), "config.toml: rounds: input should be greater than or equal to 1"),
-        (cfg('format = "knockout"\n'), "config.toml: format: input should be"),
+        (cfg('format = "ladder"\n'), "config.toml: format: input should be"),
         (cfg('tc = "fast"\n'), "config.toml: tc: bad time control 'fast'"),
         (cfg(tables="[openings]\nplies = -1\n"), "config.toml: openings.plies: input should be"),
         (

@@ -34,6 +34,7 @@ from tournaments.event.config import (
     parse_config,
     with_sandbox,
 )
+from tournaments.event.knockout import bracket_lines
 from tournaments.event.plan import Plan
 from tournaments.html.page import page
 from tournaments.play.errors import TournamentError
@@ -44,6 +45,7 @@ from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.results.tables import FORMATS, render, title
+from tournaments.runner.phases import knockout_state
 from tournaments.runner.run import Progress, RunResult, run_tournament
 
 P = ParamSpec("P")
@@ -222,7 +224,8 @@ def tournament_command(
         typer.Option("--engine", "-e", help="Entrant: built-in name, command or NAME=COMMAND."),
     ] = None,
     fmt: Annotated[
-        str | None, typer.Option("--format", help="round-robin, gauntlet or swiss.")
+        str | None,
+        typer.Option("--format", help="round-robin, gauntlet, swiss or knockout."),
     ] = None,
     rounds: Annotated[
         int | None,
@@ -436,6 +439,9 @@ def tournament_command(
         summary = summarize_counts(EventInfo.from_plan(plan), result.counts)
         typer.echo("")
         typer.echo(render(summary, "plain"), nl=False)
+        if plan.knockout:
+            typer.echo("\nKnockout")
+            typer.echo("\n".join(bracket_lines(knockout_state(plan, directory), plan.names)))
         if result.voids:
             runner = (
                 f" ({result.runner_voids} because the runner itself was late)"

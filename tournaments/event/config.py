@@ -176,7 +176,7 @@ class TournamentConfig(_Model):
     """Rule options (``size = 9``, ``pie = true`` means ``yes``)."""
     players: int | None = Field(default=None, ge=2)
     """Seats per game; defaults to the game's smallest player count."""
-    format: Literal["round-robin", "gauntlet", "swiss"] = "round-robin"
+    format: Literal["round-robin", "gauntlet", "swiss", "knockout"] = "round-robin"
     challengers: int = Field(default=1, ge=1)
     """Gauntlet: the first this-many entrants are the challengers."""
     seat_order: Literal["all", "cyclic"] = "all"

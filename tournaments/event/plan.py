@@ -32,6 +32,7 @@ from tournaments.event.engines import (
     resolve_engine,
 )
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.knockout import most_games
 from tournaments.event.openings import OpeningBook, OpeningError, derive_seed, read_openings
 from tournaments.event.schedule import (
     Fixture,
@@ -128,6 +129,8 @@ def _scheduled_games(config: TournamentConfig, players: int) -> int:
     per = config.games_per_encounter or block_size(players, config.seat_order)
     if config.format == "swiss":
         return config.rounds * (n // 2) * per
+    if config.format == "knockout":  # the most it can take: every tie played out
+        return most_games(n, players, per, config.seat_order) if n >= players else 0
     if config.games is not None:
         return config.games
     if config.format == "gauntlet":
@@ -169,6 +172,11 @@ class Plan:
         return self.config.format == "swiss"
 
     @property
+    def knockout(self) -> bool:
+        """Whether heats are made round by round from the results (``event.knockout``)."""
+        return self.config.format == "knockout"
+
+    @property
     def games_per_encounter(self) -> int:
         """Games per pairing or triple per round."""
         per = self.config.games_per_encounter
@@ -205,6 +213,15 @@ class Plan:
                 raise ConfigError(f"{source}: format: swiss is for two players")
             if config.games is not None:
                 raise ConfigError(f"{source}: games: a Swiss tournament is set by rounds")
+        if config.format == "knockout":
+            if players not in (2, 3):
+                raise ConfigError(f"{source}: format: a knockout is for two or three seats")
+            if config.games is not None:
+                raise ConfigError(f"{source}: games: a knockout's games are set by its bracket")
+            if config.rounds != 1:
+                raise ConfigError(f"{source}: rounds: a knockout's rounds are set by its bracket")
+            if config.sprt is not None:
+                raise ConfigError(f"{source}: sprt: not with a knockout")
         if config.format == "gauntlet" and config.challengers >= len(config.entrants):
             raise ConfigError(
                 f"{source}: challengers: {config.challengers} challengers leave no field"
@@ -249,7 +266,7 @@ class Plan:
             shuffle=openings.order == "random",
         )
         plan = cls(config, game, players, entrants, tc, opening_book, sprt)
-        if not plan.swiss:
+        if not plan.swiss and not plan.knockout:
             try:
                 plan.static_fixtures(limit=1)  # the checks, without the whole schedule
             except ValueError as exc:

@@ -1,10 +1,13 @@
-"""The phases of a run: all fixtures in one (made as they are played), or Swiss rounds
-paired one by one."""
+"""The phases of a run: all fixtures in one (made as they are played), Swiss rounds
+paired one by one, or knockout phases (a round's heats, then their tiebreaks) made from
+the results so far."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
+from tournaments.event.knockout import KnockoutStep, knockout_step
 from tournaments.event.plan import Plan
 from tournaments.event.schedule import Fixture, swiss_pairings, swiss_round_fixtures
 from tournaments.play.event_dir import open_event
@@ -13,9 +16,50 @@ from tournaments.results.standings import place_points
 
 
 def phases(plan: Plan, journal: Journal) -> Iterable[Iterable[Fixture]]:
+    if plan.knockout:
+        return KnockoutPhases(plan, journal.directory)
     if not plan.swiss:
         return [plan.iter_static_fixtures()]
     return SwissPhases(plan, journal)
+
+
+def knockout_state(plan: Plan, directory: Path) -> KnockoutStep:
+    """The knockout in ``directory`` as its journal has it (``event.knockout``).
+
+    :raises JournalError: the directory cannot be read.
+    """
+    finished = {
+        report.number: (report.table, place_points(report.outcome.ranks, plan.points_table))
+        for report in open_event(directory).results()
+    }
+    return knockout_step(
+        len(plan.entrants),
+        plan.players,
+        plan.games_per_encounter,
+        finished,
+        seat_order=plan.config.seat_order,
+    )
+
+
+class KnockoutPhases:
+    """Knockout phases, each made when iterated to from the journal's results: the
+    games of a round's heats, then each tiebreak block of the heats still tied, round
+    after round, until one entrant is left. The walk is pure and replays the whole
+    event from the results each time (a knockout has at most a few thousand games), so
+    a resumed knockout schedules exactly what the first run did."""
+
+    def __init__(self, plan: Plan, directory: Path) -> None:
+        self.plan = plan
+        self.directory = directory
+
+    def __iter__(self) -> KnockoutPhases:
+        return self
+
+    def __next__(self) -> list[Fixture]:
+        pending = knockout_state(self.plan, self.directory).pending
+        if not pending:
+            raise StopIteration
+        return pending
 
 
 class SwissPhases:

@@ -245,6 +245,7 @@ async def run_tournament(
 
                 recorder = Recorder(journal, after)
                 nursery.start_soon(recorder.run)
+                played_out = False
                 with stop:
                     for fixtures in phases(plan, journal):
                         jobs = (plan.job(f) for f in fixtures if f.number not in journal.numbers)
@@ -254,6 +255,9 @@ async def run_tournament(
                             await recorder.flush()  # journal the games that did finish
                             raise
                         await recorder.flush()
+                    # Every phase played: complete even where the total is only the most
+                    # games the format could take (a knockout's unplayed tiebreaks).
+                    played_out = True
                 await recorder.close()
                 refresh.cancel()
                 result.wall = time.perf_counter() - started
@@ -272,7 +276,9 @@ async def run_tournament(
             else:
                 result.cpu_engines = cpu_end[1] - cpu_start[1]
         await results.write()
-        result.complete = result.sprt_decision is not None or journal.done >= total
+        result.complete = (
+            result.sprt_decision is not None or journal.done >= total or played_out
+        )
         return result
 
 
