@@ -52,9 +52,11 @@ elsewhere
 ``die-on-unknown``  exits with status 3 on a command it does not know
 ``second-newgame``  answers a second ``newgame`` with ``ok`` but keeps the first game's
                     state, so every later ``go`` is answered ``error no game``
+``no-castling-ep``  a Trichess engine that knows neither castling nor en passant: answers
+                    ``go`` after a history holding either with ``error``
 ==================  ====================================================================
 
-The last five are the faults ``check-engine``'s coverage steps must name (each passes
+The last six are the faults ``check-engine``'s coverage steps must name (each passes
 the nine basic steps).
 
 Combinable flags: ``--stderr TEXT`` (write the line TEXT to stderr just before the
@@ -78,7 +80,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from itertools import count
-from typing import BinaryIO, NoReturn, cast
+from typing import Any, BinaryIO, NoReturn, cast
 
 from bots.engine import EngineLoop
 from bots.random_bot import AnyState, RandomBrain
@@ -123,6 +125,7 @@ MODES = {
     "no-swap": "answer go with error after a history holding the pie swap",
     "die-on-unknown": "exit with status 3 on an unknown command",
     "second-newgame": "answer a second newgame with ok but keep the first game's state",
+    "no-castling-ep": "answer go with error after a history holding castling or en passant",
 }
 """Every misdeed, with its help text."""
 FLOOD_BYTES = 100 * 1024 * 1024
@@ -175,6 +178,33 @@ def find_illegal_move(game: AnyGame, state: AnyState, history: Sequence[str]) ->
                     if illegal(text):
                         return text
         frontier = successors
+    return None
+
+
+def castling_or_en_passant(
+    game: AnyGame, players: int, start: str | None, moves: Sequence[str]
+) -> str | None:
+    """The first castling or en passant among ``moves`` (legal from ``start``, or from
+    the initial position) of a Trichess game, as ``"castling We1-Wg1"``, else None.
+
+    Told from the boards before and after each move, as an engine that does not know
+    these moves would get them wrong: castling moves two of the mover's pieces; en
+    passant empties an opponent's cell the moving pawn does not land on.
+    """
+    if game.name != "trichess":
+        return None
+    state: Any = game.decode(start) if start is not None else game.initial_state(players)
+    for text in moves:
+        after: Any = state.play(game.parse_move(state, text))
+        before_board, after_board, me = state.board, after.board, state.turn
+        changed = [cell for cell, code in enumerate(before_board) if after_board[cell] != code]
+        if sum(1 for cell in changed if before_board[cell] >> 3 == me and before_board[cell]) == 2:
+            return f"castling {text}"
+        if any(
+            before_board[c] and before_board[c] >> 3 != me and not after_board[c] for c in changed
+        ):
+            return f"en passant {text}"
+        state = after
     return None
 
 
@@ -347,6 +377,15 @@ class FaultyLoop(EngineLoop):
         args = self.args
         if args.stderr_flood:
             self.stderr_flood(512 * 1024)
+        if args.mode == "no-castling-ep" and self.tracker is not None:
+            tracker = self.tracker
+            if tracker.problem is None:
+                found = castling_or_en_passant(
+                    tracker.game, tracker.players, tracker.start, tracker.moves
+                )
+                if found is not None:
+                    self.error(f"cannot read the history: unknown move ({found})")
+                    return
         if not self.in_game or not self.triggered():
             super().on_go(command)
             return

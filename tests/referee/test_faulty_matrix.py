@@ -71,10 +71,18 @@ EXPECTED: dict[str, tuple[Termination, str]] = {
 }
 
 
-COVERAGE_ONLY = {"ignore-state", "ignore-options", "no-swap", "die-on-unknown", "second-newgame"}
+COVERAGE_ONLY = {
+    "ignore-state",
+    "ignore-options",
+    "no-swap",
+    "die-on-unknown",
+    "second-newgame",
+    "no-castling-ep",
+}
 """Faults that need what ``check-engine``'s coverage steps send (a ``position state``
 start, other rule options, a pie swap, an unknown command, a second game in the same
-process): ``tests/test_check_coverage.py`` shows each named there."""
+process, a Trichess castling or en passant): ``tests/test_check_coverage.py`` and
+``tests/test_check_special_histories.py`` show each named there."""
 
 
 def test_every_mode_is_in_the_matrix() -> None:

@@ -12,9 +12,12 @@ game is covered as soon as it is registered:
 * ``option_asks``: each non-default value of each rule option (``option_values``: every
   choice of an enumerated option; the minimum and the default plus one of a number);
 * ``swap_asks``: histories with the pie ``swap`` (games where a move is named ``swap``);
-* ``special_asks``: a history ending in each kind of move the playouts met (kinds by the
-  shape of the move's text: ``c3xd4`` and ``c3-c5/W`` differ, so captures, chains,
-  promotions and setup moves each get one) and in an extra move (a seat moving twice);
+* ``special_asks``: the fixed histories of ``histories.SPECIAL_HISTORIES`` (each game's
+  special moves, whatever the seed: a Trichess castling and en passant, which look like
+  plain moves, among them), then a history ending in each kind of move the playouts met
+  (kinds by the shape of the move's text: ``c3xd4`` and ``c3-c5/W`` differ, so captures,
+  chains, promotions and setup moves each get one) and in an extra move (a seat moving
+  twice);
 * ``game_plans``: the settings of the real games against ``random``.
 """
 
@@ -30,6 +33,7 @@ from referee.core import AnyGame, OptionSpec, State
 from referee.errors import RulesError
 from referee.registry import make_game
 from tournaments.event.openings import OpeningError, derive_seed, random_opening
+from tournaments.play.coverage.histories import SPECIAL_HISTORIES
 
 AnyState = State[Any]
 
@@ -259,10 +263,36 @@ def move_kind(text: str) -> str:
 EXTRA_MOVE = "an extra move (the seat that moved moves again)"
 
 
+def fixed_special_asks(name: str, counts: Sequence[int]) -> list[Ask]:
+    """For each of the game's ``SPECIAL_HISTORIES`` with one of ``counts`` players: a
+    request right after its special move, and one after the move that follows it (the
+    first legal move in the rules' order), so the special move is also deeper in the
+    history than the last move."""
+    asks: list[Ask] = []
+    for history in SPECIAL_HISTORIES:
+        if history.game != name or history.players not in counts:
+            continue
+        where = f"{history.players} players" + "".join(f", {o}={v}" for o, v in history.options)
+        label = f"{history.what} ({history.moves[-1]}), {where}, at ply {len(history.moves)}"
+        ask = Ask(label, name, history.players, history.options, None, history.moves)
+        asks.append(ask)
+        game = ask.make_game()
+        state = ask.state(game)
+        moves = state.legal_moves()
+        if moves and state.play(moves[0]).outcome() is None:
+            text = game.format_move(state, moves[0])
+            asks.append(
+                Ask(f"{label}, then {text}", name, history.players, history.options, None,
+                    (*history.moves, text))
+            )  # fmt: skip
+    return asks
+
+
 def special_asks(name: str, counts: Sequence[int], seed: int) -> list[Ask]:
-    """Histories that end in each kind of move the playouts met (the rarest first, at most
-    ``MAX_SPECIAL``) and in an extra move (the seat that moved moves again), under the
-    default options and each value of the sweep."""
+    """The fixed histories of ``fixed_special_asks`` (always), then histories that end in
+    each kind of move the playouts met (the rarest first, at most ``MAX_SPECIAL``) and in
+    an extra move (the seat that moved moves again), under the default options and each
+    value of the sweep."""
     sweep = option_values(make_game(name, {}).option_specs)
     settings: list[tuple[tuple[str, str], ...]] = [(), *(((o, v),) for o, v in sweep)]
     found: dict[str, Ask] = {}
@@ -293,7 +323,7 @@ def special_asks(name: str, counts: Sequence[int], seed: int) -> list[Ask]:
                             )
     # The rarest kinds first: the common ones are in every other step's histories anyway.
     keys = sorted(found, key=lambda key: (seen[key], key))
-    return [found[key] for key in keys[:MAX_SPECIAL]]
+    return [*fixed_special_asks(name, counts), *(found[key] for key in keys[:MAX_SPECIAL])]
 
 
 @dataclass(frozen=True, slots=True)

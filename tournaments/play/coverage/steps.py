@@ -10,7 +10,8 @@ answer to ``newgame`` is a refusal, not a failure: the engine does not play that
 
 Steps: two games in one process; every seat of every player count from the start;
 ``position state`` starts; rule options; the pie ``swap`` in the history; special moves
-in the history; an unknown command (``error`` expected, the engine alive after it); the
+in the history (each game's fixed histories of ``histories``, whatever the seed, then
+what random playouts met); an unknown command (``error`` expected, the engine alive after it); the
 engine's own options at non-default values; real games against ``random``.
 """
 
