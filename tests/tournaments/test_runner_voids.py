@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import shutil
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -16,13 +18,16 @@ import trio
 from protocol.spec import EngineSpec
 from referee.match import RUNNER_LATE
 from referee.players import MoveRequest, Player, PlayerReply
+from tests.clirun import cli
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
+from tournaments.html.paged.writer import Layout, write_report
 from tournaments.html.report import build_report
 from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
-from tournaments.play.event_dir import read_event
-from tournaments.play.journal import RESULTS, read_journal
+from tournaments.play.checkpoint import CHECKPOINT
+from tournaments.play.event_dir import open_event, read_event
+from tournaments.play.journal import JOURNAL, RESULTS, read_journal
 from tournaments.play.slot import PlayerFactory, TranscriptSink
 from tournaments.runner.run import RunResult, run_tournament
 
@@ -90,3 +95,66 @@ def test_a_runner_late_every_time_stops_the_tournament(tmp_path: Path) -> None:
     leaves = error.exceptions if isinstance(error, BaseExceptionGroup) else (error,)
     message = f"void {RUNNER_VOID_ATTEMPTS} times because the runner itself was late"
     assert any(isinstance(e, TournamentError) and message in str(e) for e in leaves)
+
+
+# --- the counts in ``standings --format json`` and the report's first page ----------------
+
+STALLS = 2
+
+
+@pytest.fixture(scope="module")
+def voided(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished event with ``STALLS`` runner voids (and its checkpoint)."""
+    out = tmp_path_factory.mktemp("voided") / "t"
+    assert run(out, STALLS).runner_voids == STALLS
+    return out
+
+
+def _json_standings(capsys: pytest.CaptureFixture[str], out: Path) -> Any:
+    status, text, err = cli(capsys, "standings", str(out), "--format", "json")
+    assert status == 0, err
+    return json.loads(text)
+
+
+def test_standings_json_counts_the_void_games(
+    voided: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = {"played_again": STALLS, "runner_late": STALLS}
+    assert _json_standings(capsys, voided)["void_games"] == expected
+    assert json.loads((voided / RESULTS).read_text())["void_games"] == expected
+
+
+def test_void_counts_without_a_checkpoint_and_after_it(
+    voided: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without the checkpoint the journal is counted; a void journaled after the
+    # checkpoint (a running event) is counted on top of the checkpoint's.
+    copy = tmp_path / "copy"
+    shutil.copytree(voided, copy)
+    (copy / CHECKPOINT).unlink()
+    assert open_event(copy).tally().voids == STALLS
+    assert _json_standings(capsys, copy)["void_games"]["runner_late"] == STALLS
+    later = tmp_path / "later"
+    shutil.copytree(voided, later)
+    journal = later / JOURNAL
+    void_line = next(x for x in journal.read_text().splitlines() if '"type": "void"' in x)
+    entry = json.loads(void_line)
+    entry["outcome"]["reason"] = "engine failed to start"
+    with journal.open("a") as tail:
+        tail.write(json.dumps(entry) + "\n")
+    tally = open_event(later).tally()
+    assert (tally.voids, tally.runner_voids) == (STALLS + 1, STALLS)
+
+
+@pytest.mark.parametrize("layout", ["single", "paged"])
+def test_the_report_s_first_page_counts_the_void_games(
+    voided: Path, tmp_path: Path, layout: Layout
+) -> None:
+    written = write_report(voided, tmp_path / "report.html", layout=layout)
+    assert written.layout == layout
+    page = written.page.read_text()
+    assert f"{STALLS} void game(s) played again, {STALLS} of them because the runner" in page
+    data = re.search(r'id="results-data"[^>]*>(.*?)</script>', page, re.S)
+    assert data is not None
+    voids = json.loads(data.group(1))["void_games"]
+    assert voids == {"played_again": STALLS, "runner_late": STALLS}

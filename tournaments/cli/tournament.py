@@ -477,8 +477,7 @@ def standings_command(
     """Print the standings, crosstable and ratings of a tournament (also while it runs)."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
-    event = open_event(directory)
-    summary = summarize_counts(event.info, event.counts())
+    summary = open_event(directory).summary()  # void counts included
     if fmt == "html":  # a whole page in the report's style, not a fragment to embed
         typer.echo(page(title(summary), render(summary, fmt)), nl=False)
         return

@@ -25,7 +25,7 @@ from tournaments.play.journal import (
 from tournaments.play.numbers import GameNumbers
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo
+from tournaments.results.summary import EventInfo, Summary, summarize_counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +131,16 @@ class EventStream:
 
         :raises JournalError: as ``games``.
         """
+        return self.tally().counts
+
+    def tally(self) -> Tally:
+        """``counts`` and the void games journaled (each played again), those the
+        referee's own lateness voided among them: the checkpoint's and the journal's
+        after it; without a usable checkpoint, the voids are counted over the whole
+        journal (read once more, line by line).
+
+        :raises JournalError: as ``games``.
+        """
         path = self.directory / JOURNAL
         try:
             header = read_header(path)
@@ -144,14 +154,50 @@ class EventStream:
             counts = Counts(self.info.names, self.info.paired)
             for report in self.results():
                 counts.add(report)
-            return counts
+            return Tally(counts, *self._voids(0))
+        voids, runner_voids = state.voids, state.runner_voids
         try:
             for kind, value in iter_journal(path, start=state.end):
                 if kind == "game" and state.numbers.add(value.number):
                     state.counts.add(value)
+                elif kind == "void":
+                    voids += 1
+                    runner_voids += bool(value)
         except OSError as exc:
             raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
-        return state.counts
+        return Tally(state.counts, voids, runner_voids)
+
+    def summary(self) -> Summary:
+        """The event's tables (``summarize_counts`` of ``tally``) with its void counts.
+
+        :raises JournalError: as ``games``.
+        """
+        tally = self.tally()
+        summary = summarize_counts(self.info, tally.counts)
+        return replace(summary, voids=tally.voids, runner_voids=tally.runner_voids)
+
+    def _voids(self, start: int) -> tuple[int, int]:
+        """Void entries of the journal from byte ``start``, and those of the runner."""
+        voids = runner_voids = 0
+        try:
+            for kind, value in iter_journal(self.directory / JOURNAL, start=start):
+                if kind == "void":
+                    voids += 1
+                    runner_voids += bool(value)
+        except OSError as exc:
+            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+        return voids, runner_voids
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the tables of an event need: the counts of its finished games and its voids."""
+
+    counts: Counts
+    voids: int = 0
+    """Void games journaled (each played again)."""
+    runner_voids: int = 0
+    """Of ``voids``, those voided by the referee's own lateness."""
 
 
 def without_record(report: GameReport) -> GameReport:

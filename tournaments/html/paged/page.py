@@ -8,7 +8,7 @@ games.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tournaments.html.page import esc, json_block, page
 from tournaments.html.paged.blocks import GAME_BLOCK, LIST_BLOCK
@@ -116,10 +116,13 @@ def build_first_page(
     directory: object,
     folder: str,
     drawn: Drawn,
+    voids: tuple[int, int] = (0, 0),
 ) -> str:
     """The first page of the paged report of ``games`` (journal order, records not
-    read), whose block files are in ``folder`` (relative to the page)."""
-    summary = summarize(info, games)
+    read), whose block files are in ``folder`` (relative to the page); ``voids``: the
+    event's void games and, of them, those voided by the runner's own lateness (in the
+    facts line and ``results-data``, as on a single page)."""
+    summary = replace(summarize(info, games), voids=voids[0], runner_voids=voids[1])
     meta = paged_meta(len(games), folder, REPORT_COLUMNS)
     body = "".join(
         [

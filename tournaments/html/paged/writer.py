@@ -251,7 +251,9 @@ def _write_paged(
     out: Path,
     max_positions: int | None,
     jobs: int,
+    voids: tuple[int, int] = (0, 0),
 ) -> Written:
+    """``voids``: the event's void games and, of them, the runner's (``Tally``)."""
     folder = blocks_folder(out)
     work = start_folder(folder)
     drawer = _Drawer(jobs)
@@ -276,7 +278,7 @@ def _write_paged(
             lists += 1
         drawer.finish()
         drawn = Drawn(drawer.drawn_games, drawer.positions)
-        first = build_first_page(info, list(results), directory, folder.name, drawn)
+        first = build_first_page(info, list(results), directory, folder.name, drawn, voids)
     except BaseException:
         drawer.close()
         shutil.rmtree(work, ignore_errors=True)
@@ -309,17 +311,21 @@ def write_report(
     stream = open_event(directory)
     folder = blocks_folder(out)
     _check_folder(folder)
+    tally = stream.tally()  # the void games, which the game list does not hold
+    voids = (tally.voids, tally.runner_voids)
     games = stream.games()
     head: list[GameReport] = []
     if layout != "paged":
         limit = None if layout == "single" else SINGLE_LIMIT + 1
         head = list(islice(games, limit))
         if layout == "single" or len(head) <= SINGLE_LIMIT:
-            event = Event(directory, stream.info, tuple(head))
+            event = Event(directory, stream.info, tuple(head), *voids)
             positions = DEFAULT_MAX_POSITIONS if max_positions is None else max_positions
             page = build_report(event, max_positions=positions)
             out.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(out, page)
             remove_folder(folder)  # a paged report's blocks, now unused
             return Written(out, "single", len(head))
-    return _write_paged(directory, stream.info, chain(head, games), out, max_positions, jobs)
+    return _write_paged(
+        directory, stream.info, chain(head, games), out, max_positions, jobs, voids
+    )
