@@ -75,6 +75,22 @@ def bwrap() -> None:
         pytest.skip(str(exc))
 
 
+@pytest.fixture(params=["compiled", "python"])
+def warden(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test's sandboxes with each warden in turn: the compiled one (skipped where
+    it cannot be built) and the Python one (``REFEREE_WARDEN=python``, which the engines'
+    referee subprocesses inherit)."""
+    from protocol.sandbox import compiled
+
+    if request.param == "python":
+        monkeypatch.setenv(compiled.CHOICE_VARIABLE, "python")
+    else:
+        monkeypatch.delenv(compiled.CHOICE_VARIABLE, raising=False)
+        if compiled.path() is None:
+            pytest.skip("the compiled warden cannot be built here (no C compiler?)")
+    return str(request.param)
+
+
 TIERS = ("marathon", "browser", "cluster", "sandbox", "processes")
 """The kinds of slow test (each registered in pyproject.toml); any of them makes ``slow``."""
 SLOW_SECONDS = 3.0

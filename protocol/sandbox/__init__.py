@@ -5,8 +5,10 @@ The package: this module (settings, ``Layout``, the ``bwrap`` command line), ``h
 sandbox's process 1, run by path with the standard library only).
 
 An engine whose ``EngineSpec.sandbox`` is set runs as
-``bwrap OPTIONS python -I -S warden.py KEY=VALUE... -- ENGINE ARGV`` (``protocol.sandbox.warden``
-is the sandbox's process 1). What it sees and may do:
+``bwrap OPTIONS /warden KEY=VALUE... -- ENGINE ARGV``: the warden is the sandbox's
+process 1, compiled from ``warden.c`` (``protocol.sandbox.compiled``) and shown at
+``COMPILED_WARDEN``, or, where it cannot be built, ``python -I -S warden.py`` (the
+reference, ``protocol.sandbox.warden``), which does the same. What it sees and may do:
 
 * new user, PID, network, IPC and UTS namespaces (and cgroup, where the kernel has
   them): no network at all (only a loopback of its own), no other process, no
@@ -59,6 +61,8 @@ SCRATCH = "/scratch"
 """The engine's private scratch directory (``HOME``) inside the sandbox."""
 WRITABLE = (SCRATCH, "/tmp", "/dev/shm")
 """The size-limited tmpfs of the sandbox, watched by the warden."""
+COMPILED_WARDEN = "/warden"
+"""Where the compiled warden is shown in the sandbox (read-only, a file of its own)."""
 HOSTNAME = "sandbox"
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 MAX_OPEN_FILES = 1024
@@ -121,6 +125,9 @@ class Layout:
     """The engine's working directory inside."""
     as_root: bool
     """The referee runs as root: root mode (see the module docstring)."""
+    compiled_warden: str | None = None
+    """The compiled warden on the host (``protocol.sandbox.compiled``), shown at
+    ``COMPILED_WARDEN`` and run in place of ``python warden``; None: the Python warden."""
 
 
 def _inside(path: str, directory: str) -> bool:
@@ -231,6 +238,8 @@ def bwrap_argv(
         cmd += ["--disable-userns"]
     for path, target in layout.system:
         cmd += ["--symlink", target, path] if target is not None else ["--ro-bind", path, path]
+    if layout.compiled_warden is not None:
+        cmd += ["--ro-bind", layout.compiled_warden, COMPILED_WARDEN]
     # The writable file systems first: a shown directory may lie under /tmp.
     cmd += ["--proc", "/proc", "--dev", "/dev"]
     size = str(settings.max_scratch_mb * MIB)
@@ -256,5 +265,8 @@ def bwrap_argv(
     cmd += ["--remount-ro", "/", "--chdir", layout.cwd, "--clearenv"]
     for key, value in env.items():
         cmd += ["--setenv", key, value]
-    cmd += ["--", layout.python, "-I", "-S", layout.warden, *config.to_args(), "--", *argv]
-    return cmd
+    if layout.compiled_warden is not None:
+        warden = [COMPILED_WARDEN]
+    else:
+        warden = [layout.python, "-I", "-S", layout.warden]
+    return [*cmd, "--", *warden, *config.to_args(), "--", *argv]

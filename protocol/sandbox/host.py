@@ -28,6 +28,7 @@ from protocol.sandbox import (
     Layout,
     SandboxSettings,
     bwrap_argv,
+    compiled,
     environment,
     masks,
     warden,
@@ -137,6 +138,7 @@ def layout_for(
         code_root=root,
         cwd=os.path.realpath(cwd) if cwd else SCRATCH,
         as_root=os.geteuid() == 0,
+        compiled_warden=compiled.path(),
     )
 
 
@@ -288,8 +290,21 @@ def probe(bwrap: str = "bwrap") -> None:
 def check_sandbox(bwrap: str = "bwrap") -> None:
     """Start a sandbox that runs ``true`` and check that it ends as it should (blocks).
 
+    If it fails with the compiled warden and works with the Python one, the process
+    uses the Python warden from then on (``compiled.disabled``).
+
     :raises SandboxUnavailable: it did not.
     """
+    try:
+        _check_once(bwrap)
+    except SandboxUnavailable:
+        if compiled.path() is None:
+            raise
+        with compiled.disabled():
+            _check_once(bwrap)
+
+
+def _check_once(bwrap: str) -> None:
     launch = SandboxLaunch(
         ["true"], cwd=None, env=None, settings=SandboxSettings(),
         max_memory_mb=None, max_cpu_seconds=None, bwrap=bwrap,

@@ -8,6 +8,7 @@ import pytest
 
 from protocol.sandbox import (
     ADDRESS_SPACE_FACTOR,
+    COMPILED_WARDEN,
     DEFAULT_MAX_CPU_SECONDS,
     DEFAULT_MAX_MEMORY_MB,
     MIB,
@@ -156,6 +157,18 @@ def test_the_warden_runs_the_engine_with_its_orders() -> None:
     assert config.rlimits["CPU"] == 7 and config.max_cpu == 7.0
     assert config.rlimits["FSIZE"] == 3 * MIB and config.rlimits["CORE"] == 0
     assert config.watch == WRITABLE
+
+
+def test_the_compiled_warden_is_shown_alone_and_runs_in_place_of_python() -> None:
+    binary = "/home/alice/.cache/referee/warden-0123"
+    argv = build(replace(LAYOUT, compiled_warden=binary))
+    first = argv.index("--")
+    assert (binary, COMPILED_WARDEN) in pairs(argv[:first], "--ro-bind")  # the file, not its folder
+    assert "/home/alice/.cache/referee" not in argv[:first]
+    second = argv.index("--", first + 1)
+    assert argv[first + 1] == COMPILED_WARDEN and argv[second + 1 :] == ["./engine", "--fast"]
+    config = Config.from_args(argv[first + 2 : second])
+    assert config.report == 5 and config.max_processes == 9
 
 
 def test_root_mode_maps_users_itself_and_drops_to_an_unprivileged_one() -> None:

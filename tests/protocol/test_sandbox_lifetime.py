@@ -74,7 +74,7 @@ HOLDER = textwrap.dedent(
 )
 
 
-def test_the_engine_dies_with_a_killed_referee(bwrap: None) -> None:
+def test_the_engine_dies_with_a_killed_referee(bwrap: None, warden: str) -> None:
     marker = "--seed 7177"
     with subprocess.Popen(
         [sys.executable, "-c", HOLDER, marker.split()[1]],

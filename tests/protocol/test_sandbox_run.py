@@ -80,15 +80,20 @@ async def test_a_sandboxed_engine_plays(bwrap: None) -> None:
     assert any("(in the bwrap sandbox)" in line for line in session.transcript.lines())
 
 
-async def test_inside_no_network_no_host_processes_no_new_user_namespaces(bwrap: None) -> None:
+async def test_inside_no_network_no_host_processes_no_new_user_namespaces(
+    bwrap: None, warden: str
+) -> None:
     script = (
-        "hostname; id -u; ls /proc | grep -c '^[0-9]'; cat /proc/net/dev | grep -c ':';"
+        "tr '\\0' ' ' </proc/1/cmdline | cut -c1-300;"
+        " hostname; id -u; ls /proc | grep -c '^[0-9]'; cat /proc/net/dev | grep -c ':';"
         " unshare --user true 2>/dev/null && echo userns-allowed || echo userns-denied;"
         " env | sort | tr '\\n' ' '"
     )
     status, _, err = await run_command(("/bin/sh", "-c", f"({script}) >&2"))
     assert status == 0, err
-    hostname, uid, processes, interfaces, userns, env = err[:6]
+    first, hostname, uid, processes, interfaces, userns, env = err[:7]
+    # Process 1 is the warden asked for.
+    assert first.startswith("/warden ") if warden == "compiled" else "warden.py " in first
     assert hostname == "sandbox"
     assert int(uid) == (SANDBOX_UID if os.geteuid() == 0 else os.geteuid())
     assert int(processes) <= 6  # the warden, sh, its subshell and pipeline; not the host's
@@ -120,7 +125,7 @@ async def test_the_root_and_the_host_are_read_only(bwrap: None, tmp_path: Path) 
     ],
 )  # fmt: skip
 async def test_an_engine_over_a_limit_is_killed_and_the_limit_named(
-    bwrap: None, tmp_path: Path, attack: str, limits: dict[str, object], words: str
+    bwrap: None, warden: str, tmp_path: Path, attack: str, limits: dict[str, object], words: str
 ) -> None:
     marker = str(tmp_path)  # in every process's command line
     spec = EngineSpec(
@@ -161,7 +166,7 @@ async def test_the_sandbox_limits_memory_by_default(
 
 
 async def test_kill_minus_one_kills_only_the_sandbox_s_processes(
-    bwrap: None, tmp_path: Path
+    bwrap: None, warden: str, tmp_path: Path
 ) -> None:
     spec = EngineSpec(name="kill", argv=hostile_argv("kill", str(tmp_path)),
                       sandbox=SandboxSettings())  # fmt: skip
