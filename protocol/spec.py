@@ -36,6 +36,8 @@ class EngineSpec:
     """A node limit sent with every ``go`` (``go nodes <n>``; fastchess's ``nodes=``)."""
     depth: int | None = None
     """A depth limit sent with every ``go`` (``go depth <d>``)."""
+    restart: bool = False
+    """A fresh process for every game (else one is reused until it fails)."""
     sandbox: SandboxSettings | None = None
     """Run the engine in the bubblewrap sandbox with these settings (``protocol.sandbox``);
     None runs it as a plain process. In the sandbox ``max_memory_mb`` bounds the resident

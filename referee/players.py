@@ -96,7 +96,7 @@ class EnginePlayer:
     and a fresh process is started at the next ``start_game``. An engine in the
     sandbox (``spec.sandbox``) gets a fresh process for every game: its scratch
     directory, ``/tmp`` and memory end with the game, so nothing of one game (nor of
-    an opponent seen in it) reaches the next.
+    an opponent seen in it) reaches the next; so does one whose spec says ``restart``.
 
     Each process lives in a host task inside the player's own nursery, opened
     with the block, so a restart in the middle of a match nests correctly with
@@ -284,7 +284,7 @@ class EnginePlayer:
                 failed = False
             except EngineError:
                 pass
-        if failed or self.spec.sandbox is not None:
+        if failed or self.spec.sandbox is not None or self.spec.restart:
             await self._discard()
 
 

@@ -192,14 +192,23 @@ command = "{ROOT / THINKER}"
     header = json.loads((out / "journal.jsonl").read_text().splitlines()[0])
     limits = [(e["nodes"], e["depth"]) for e in header["config"]["entrants"]]
     assert limits == [(400, 2), (70, 2)]  # kept for --resume
-    # An entrant that does not declare the feature: refused before any game, one line.
-    refused = run_referee(
+    # The shared --nodes skips an entrant that does not declare the feature, and says so;
+    # a limit given to that entrant itself refuses the event before any game, in one line.
+    spared = run_referee(
         "tournament", "--game", "trike", "-e", THINKER, "-e", "random", "--nodes", "5",
-        "--out", str(tmp_path / "ev2"),
+        "--games", "1", "--max-plies", "4", "--out", str(tmp_path / "ev2"),
+    )  # fmt: skip
+    assert spared.returncode == 0, spared.stderr
+    assert "random does not declare 'feature nodes': it plays without a node limit" in (
+        spared.stderr
+    )
+    refused = run_referee(
+        "tournament", "--game", "trike", "-e", THINKER, "-e", "cmd=random nodes=5",
+        "--out", str(tmp_path / "ev3"),
     )  # fmt: skip
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
     assert "engine 'random' does not declare 'feature nodes'" in refused.stderr
-    assert not (tmp_path / "ev2" / "games.tgn").exists()
+    assert not (tmp_path / "ev3" / "games.tgn").exists()
 
 
 @pytest.mark.parametrize(

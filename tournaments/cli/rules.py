@@ -19,6 +19,7 @@ import typer
 from referee.errors import UserError
 from referee.listing import Listing, MoveEntry, list_moves
 from referee.registry import find_game_class, make_game
+from tournaments.event.engine_args import key_values
 
 PACKAGED_PAGES = Path(__file__).resolve().parent / "rules_pages"
 """Where a wheel puts the pages (pyproject.toml maps ``docs/rules`` here)."""
@@ -42,15 +43,9 @@ def pages_dir() -> Path:
 def parse_rule_options(pairs: list[str] | None) -> dict[str, str]:
     """``--option k=v`` values as a mapping (the last of a repeated name wins).
 
-    :raises UserError: a value that is not ``key=value``.
+    :raises UserError: a value that is not ``key=value`` (``engine_args.key_values``).
     """
-    options: dict[str, str] = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip() or not value.strip():
-            raise UserError(f"bad --option {pair!r}: expected key=value")
-        options[key.strip()] = value.strip()
-    return options
+    return key_values(pairs, "--option")
 
 
 def rules_command(

@@ -32,14 +32,21 @@ from tournaments.event.config import (
     TournamentConfig,
     load_config,
     parse_config,
+    read_config_data,
     with_sandbox,
 )
 from tournaments.event.knockout import bracket_lines
+from tournaments.event.engine_args import (
+    EngineArgError,
+    command_line_entrants,
+    each_settings,
+    key_values,
+)
 from tournaments.event.plan import Plan
 from tournaments.html.page import page
 from tournaments.play.errors import TournamentError
 from tournaments.play.event_dir import open_event
-from tournaments.play.features import check_features_now
+from tournaments.play.features import check_features_now, shared_limits
 from tournaments.play.journal import GAMES, JOURNAL, JournalError, read_header
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
@@ -49,16 +56,6 @@ from tournaments.runner.phases import knockout_state
 from tournaments.runner.run import Progress, RunResult, run_tournament
 
 P = ParamSpec("P")
-
-
-def _options(pairs: list[str] | None, what: str) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip() or not value.strip():
-            raise ConfigError(f"bad {what} {pair!r}: expected key=value")
-        options[key.strip()] = value.strip()
-    return options
 
 
 def _sprt(text: str) -> dict[str, Any]:
@@ -73,12 +70,163 @@ def _sprt(text: str) -> dict[str, Any]:
     return dict(zip(keys, values, strict=False))
 
 
-def _entrant(text: str) -> dict[str, Any]:
-    name, eq, command = text.partition("=")
-    # NAME=COMMAND, as for `referee play`, unless the '=' belongs to the command.
-    if eq and name and all(c.isalnum() or c in "_.+-#" for c in name):
-        return {"name": name, "command": command}
-    return {"command": text}
+EngineOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--engine",
+        "-e",
+        metavar="ENGINE",
+        help="An engine: a built-in name, a command, NAME=COMMAND, or settings"
+        " 'name=N cmd=COMMAND tc=… nodes=… depth=… option.NAME=V dir=… sandbox=…"
+        " restart=on' (tournaments/README.md). Repeat for each engine.",
+    ),
+]
+EachOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--each",
+        metavar="KEY=VALUE…",
+        help="Settings for every engine that does not set the key itself (tc=, nodes=,"
+        " depth=, option.NAME=, …; as -e's settings). Repeatable.",
+    ),
+]
+NodesOption = Annotated[
+    int | None,
+    typer.Option(
+        "--nodes",
+        min=1,
+        metavar="N",
+        help="Node limit per move (go nodes N) of every engine without its own that declares"
+        " 'feature nodes' (the others play without one, with a note). As --each nodes=N.",
+    ),
+]
+DepthOption = Annotated[
+    int | None,
+    typer.Option(
+        "--depth",
+        min=1,
+        metavar="D",
+        help="Depth limit per move (go depth D), as --nodes: for engines declaring"
+        " 'feature depth'. As --each depth=D.",
+    ),
+]
+
+
+def shared_settings(
+    each: list[str] | None, *, nodes: int | None, depth: int | None
+) -> tuple[dict[str, int], dict[str, Any]]:
+    """``--each`` with ``--nodes``/``--depth`` folded in: the shared search limits (which
+    only engines declaring the feature get: ``features.shared_limits``) and the other
+    settings.
+
+    :raises EngineArgError: a bad ``--each``, or ``--nodes``/``--depth`` contradicting it.
+    """
+    settings = each_settings(each)
+    for key, value in (("nodes", nodes), ("depth", depth)):
+        if value is None:
+            continue
+        if settings.get(key, value) != value:
+            raise EngineArgError(
+                f"--{key} {value} and --each {key}={settings[key]} contradict: give one"
+            )
+        settings[key] = value
+    limits: dict[str, int] = {}
+    for key in ("nodes", "depth"):
+        if key in settings:
+            limits[key] = settings.pop(key)
+    return limits, settings
+
+
+def _same_value(*flags: tuple[str, int | None]) -> int | None:
+    """The one value of flags that mean the same, or None. :raises ConfigError: two differ."""
+    given = [(flag, value) for flag, value in flags if value is not None]
+    if len({value for _, value in given}) > 1:
+        named = " and ".join(f"{flag} {value}" for flag, value in given)
+        raise ConfigError(f"{named} contradict: they are the same setting")
+    return given[0][1] if given else None
+
+
+def _earlier_settings(config_path: Path | None, resume_dir: Path | None) -> dict[str, Any]:
+    """The settings the options override: the config file's, or those a resumed
+    tournament started with; empty when neither can be read (``build_config`` then says
+    why)."""
+    if config_path is not None:
+        return read_config_data(config_path)
+    if resume_dir is not None:
+        try:
+            header = read_header(resume_dir / JOURNAL)
+        except (OSError, JournalError):
+            return {}
+        return dict(header[0]) if header is not None else {}
+    return {}
+
+
+_EITHER_OR = (("rounds", "games"), ("games", "rounds"), ("tc", "movetime_ms"),
+              ("movetime_ms", "tc"))  # fmt: skip
+"""Keys of which the first, given on the command line, makes the second of the file moot."""
+
+
+def override_notes(
+    earlier: dict[str, Any], overrides: dict[str, Any], flags: dict[str, str]
+) -> list[str]:
+    """A note for every option that overrides a different value of the file (or of the
+    resumed tournament), and for a file key an option makes moot (``--rounds`` beside a
+    file's total ``games``, ``--tc`` beside its ``movetime_ms``, and the reverse: the
+    moot key is dropped from ``overrides``' result, except ``rounds``, which a total
+    ignores)."""
+    notes: list[str] = []
+    for key, flag in flags.items():
+        value = overrides[key]
+        if key in earlier and earlier[key] != value:
+            was = _shown(earlier[key])
+            notes.append(f"{flag} {_shown(value)} overrides the config's {key} = {was}")
+    for key, moot in _EITHER_OR:
+        if key in flags and moot not in flags and earlier.get(moot) is not None:
+            if moot == "rounds":
+                if earlier[moot] != 1:
+                    notes.append(
+                        f"{flags[key]} {overrides[key]}: the config's rounds = {earlier[moot]}"
+                        " is ignored (the schedule repeats until that many games)"
+                    )
+                continue
+            overrides[moot] = None
+            notes.append(
+                f"{flags[key]} {_shown(overrides[key])} replaces the config's"
+                f" {moot} = {_shown(earlier[moot])}"
+            )
+    return notes
+
+
+def _shown(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def _with_shared_limits(
+    cfg: TournamentConfig, source: str, limits: dict[str, int]
+) -> tuple[TournamentConfig, list[str]]:
+    """``cfg`` with the shared search limits given to every entrant without its own that
+    declares the feature (each such entrant is started once to see), and the notes of
+    those left without. On a cluster the workers run the engines: every entrant without
+    its own limit gets it (the workers' preflight refuses one lacking the feature).
+
+    :raises ConfigError: as ``Plan.from_config``; ValueError: an engine that does not start.
+    """
+    if cfg.cluster.address is not None:
+        entrants = [
+            entrant.model_copy(
+                update={k: v for k, v in limits.items() if getattr(entrant, k) is None}
+            )
+            for entrant in cfg.entrants
+        ]
+        return cfg.model_copy(update={"entrants": entrants}), []
+    probe = Plan.from_config(cfg, source)
+    require_sandbox(probe.entrants)
+    specs, notes = shared_limits(probe.entrants, limits, start_timeout=cfg.start_timeout)
+    entrants = [
+        entrant.model_copy(update={"nodes": spec.nodes, "depth": spec.depth})
+        for entrant, spec in zip(cfg.entrants, specs, strict=True)
+    ]
+    return cfg.model_copy(update={"entrants": entrants}), notes
 
 
 def build_config(
@@ -103,25 +251,6 @@ def build_config(
         data.update(overrides)
         return parse_config(data, f"{resume_dir}/journal.jsonl"), str(resume_dir)
     return parse_config(overrides, "command line"), "command line"
-
-
-def with_command_line_limits(
-    cfg: TournamentConfig, *, nodes: int | None, depth: int | None
-) -> TournamentConfig:
-    """``--nodes``/``--depth`` for every entrant that sets no limit of its own (as
-    cutechess's ``-each``: an entrant's own ``nodes``/``depth`` in the file wins)."""
-    if nodes is None and depth is None:
-        return cfg
-    entrants = [
-        entrant.model_copy(
-            update={
-                "nodes": entrant.nodes if entrant.nodes is not None else nodes,
-                "depth": entrant.depth if entrant.depth is not None else depth,
-            }
-        )
-        for entrant in cfg.entrants
-    ]
-    return cfg.model_copy(update={"entrants": entrants})
 
 
 def with_command_line_adjudication(
@@ -219,9 +348,16 @@ def tournament_command(
         typer.Option("--workers", min=0, help="Worker processes (0: one event loop)."),
     ] = None,
     game: Annotated[str | None, typer.Option("--game", "-g", help="Game id.")] = None,
-    engine: Annotated[
-        list[str] | None,
-        typer.Option("--engine", "-e", help="Entrant: built-in name, command or NAME=COMMAND."),
+    engine: EngineOption = None,
+    each: EachOption = None,
+    entrants_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--entrants",
+            metavar="add|replace",
+            help="Beside CONFIG.toml: -e entrants are added to the file's (add, the default)"
+            " or replace them.",
+        ),
     ] = None,
     fmt: Annotated[
         str | None,
@@ -229,20 +365,30 @@ def tournament_command(
     ] = None,
     rounds: Annotated[
         int | None,
-        typer.Option("--rounds", min=1, help="Repetitions of the schedule (Swiss: rounds)."),
+        typer.Option(
+            "--rounds", min=1, help="Rounds: repetitions of the schedule (Swiss: rounds)."
+        ),
     ] = None,
     games: Annotated[
         int | None,
         typer.Option(
-            "--games", min=1, help="Total games instead of rounds (the schedule repeats)."
+            "--games",
+            min=1,
+            help="Games per encounter (pairing or triple) per round, seats rotated, as"
+            " cutechess's -games (default: one per seat arrangement).",
         ),
     ] = None,
     per_encounter: Annotated[
         int | None,
+        typer.Option("--games-per-encounter", min=1, help="The same as --games."),
+    ] = None,
+    max_games: Annotated[
+        int | None,
         typer.Option(
-            "--games-per-encounter",
+            "--max-games",
             min=1,
-            help="Games per pairing or triple per round (default: one per seat arrangement).",
+            help="Total games instead of rounds: the schedule repeats until N games"
+            " (the config's games).",
         ),
     ] = None,
     players: Annotated[int | None, typer.Option("--players", min=2, help="Seats.")] = None,
@@ -301,18 +447,8 @@ def tournament_command(
             help="Serve a live page of the event (127.0.0.1 unless a host is given).",
         ),
     ] = None,
-    nodes: Annotated[
-        int | None,
-        typer.Option(
-            "--nodes", min=1, help="Node limit per move (go nodes N) of entrants without one."
-        ),
-    ] = None,
-    depth: Annotated[
-        int | None,
-        typer.Option(
-            "--depth", min=1, help="Depth limit per move (go depth D) of entrants without one."
-        ),
-    ] = None,
+    nodes: NodesOption = None,
+    depth: DepthOption = None,
     resign: ResignOption = None,
     draw: DrawOption = None,
     wait: Annotated[
@@ -336,30 +472,35 @@ def tournament_command(
     Writes DIR/games.tgn, DIR/journal.jsonl, DIR/logs/ and DIR/results.json, prints
     one line per game (and a progress line on a terminal) and the final tables.
     """
-    overrides: dict[str, Any] = {}
+    per = _same_value(("--games", games), ("--games-per-encounter", per_encounter))
+    if rounds is not None and max_games is not None:
+        raise ConfigError(
+            "give --rounds or --max-games, not both (--max-games repeats the schedule until"
+            " that many games, whatever the rounds)"
+        )
     plain = {
-        "game": game,
-        "format": fmt,
-        "rounds": rounds,
-        "games": games,
-        "games_per_encounter": per_encounter,
-        "players": players,
-        "challengers": challengers,
-        "seat_order": seat_order,
-        "tc": tc,
-        "movetime_ms": movetime,
-        "margin_ms": margin,
-        "seed": seed,
-        "event": event,
-        "concurrency": concurrency,
-        "workers": workers,
-        "transcripts": transcripts,
+        "game": (game, "--game"),
+        "format": (fmt, "--format"),
+        "rounds": (rounds, "--rounds"),
+        "games": (max_games, "--max-games"),
+        "games_per_encounter": (per, "--games"),
+        "players": (players, "--players"),
+        "challengers": (challengers, "--challengers"),
+        "seat_order": (seat_order, "--seat-order"),
+        "tc": (tc, "--tc"),
+        "movetime_ms": (movetime, "--movetime"),
+        "margin_ms": (margin, "--margin"),
+        "seed": (seed, "--seed"),
+        "event": (event, "--event"),
+        "concurrency": (concurrency, "--concurrency"),
+        "workers": (workers, "--workers"),
+        "transcripts": (transcripts, "--transcripts"),
     }
-    overrides.update({k: v for k, v in plain.items() if v is not None})
-    if engine:
-        overrides["entrants"] = [_entrant(text) for text in engine]
+    overrides: dict[str, Any] = {k: v for k, (v, _) in plain.items() if v is not None}
+    flags = {k: flag for k, (v, flag) in plain.items() if v is not None}
     if option:
-        overrides["options"] = _options(option, "--option")
+        overrides["options"] = key_values(option, "--option")
+        flags["options"] = "--option"
     if openings is not None or opening_plies is not None:
         section: dict[str, Any] = {}
         if openings is not None:
@@ -369,8 +510,27 @@ def tournament_command(
         overrides["openings"] = section
     if sprt is not None:
         overrides["sprt"] = _sprt(sprt)
-    cfg, source = build_config(config, out if resume and config is None else None, overrides)
-    cfg = with_command_line_limits(cfg, nodes=nodes, depth=depth)
+    shared, each_settings_ = shared_settings(each, nodes=nodes, depth=depth)
+    resumed = resume and config is None
+    if resumed and (engine or each_settings_ or shared):
+        raise ConfigError(
+            "--resume goes on with the tournament's own entrants: -e, --each, --nodes and"
+            " --depth cannot change them"
+        )
+    earlier = _earlier_settings(config, out if resumed else None)
+    notes = override_notes(earlier, overrides, flags)
+    entrants, entrant_notes = command_line_entrants(
+        earlier.get("entrants") if config is not None else None,
+        engine or [],
+        each_settings_,
+        mode=entrants_mode,
+        source=str(config),
+        here=os.getcwd(),
+    )
+    notes += entrant_notes
+    if entrants is not None:
+        overrides["entrants"] = entrants
+    cfg, source = build_config(config, out if resumed else None, overrides)
     cfg = with_command_line_adjudication(cfg, max_plies=max_plies, resign=resign, draw=draw)
     if cluster is not None:  # a nested key: the [cluster] section's other keys stay
         address = None if cluster == LOCAL else cluster
@@ -382,6 +542,11 @@ def tournament_command(
     mode = sandbox_mode(sandbox)
     if mode is not None:  # every entrant, whatever the file says (kept for --resume)
         cfg = with_sandbox(cfg, mode)
+    if shared:
+        cfg, limit_notes = _with_shared_limits(cfg, source, shared)
+        notes += limit_notes
+    for note in notes:
+        typer.echo(f"referee: note: {note}", err=True)
     directory = out if out is not None else Path(cfg.out) if cfg.out is not None else None
     if directory is None:
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')

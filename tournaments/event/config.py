@@ -79,6 +79,12 @@ class EntrantConfig(_Model):
     engine must declare ``feature nodes`` or the event is refused before its first game."""
     depth: int | None = Field(default=None, ge=1)
     """A depth limit sent with every ``go`` (``go depth D``); needs ``feature depth``."""
+    tc: str | None = None
+    """This entrant's own time control (time odds), in any form of the event's ``tc``;
+    default: the event's. Its games' ``TimeControl`` tags then name each seat's."""
+    restart: bool = False
+    """A fresh engine process for every game (cutechess's ``restart=on``); by default a
+    process is reused across games and restarted only after a failure."""
     sandbox: SandboxMode | None = None
     """``bwrap`` runs this engine in the sandbox, ``none`` as a plain process; default:
     the event's ``sandbox``."""

@@ -79,6 +79,28 @@ def _sandbox_from_json(data: Mapping[str, Any] | None) -> SandboxSettings | None
     )
 
 
+def _tc_to_json(tc: TimeControl) -> dict[str, Any]:
+    return {
+        "base": tc.base,
+        "increment": tc.increment,
+        "movetime": tc.movetime,
+        "margin": tc.margin,
+        "moves": tc.moves,
+        "hourglass": tc.hourglass,
+    }
+
+
+def _tc_from_json(tc: Mapping[str, Any]) -> TimeControl:
+    return TimeControl(
+        base=tc["base"],
+        increment=tc["increment"],
+        movetime=tc["movetime"],
+        margin=tc["margin"],
+        moves=tc.get("moves"),
+        hourglass=bool(tc.get("hourglass", False)),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class SlotSetup:
     """Everything a game slot needs, in any process."""
@@ -101,6 +123,13 @@ class SlotSetup:
     """Publish each game in play for ``referee serve`` (``play.live_feed``)."""
     wait: float = 0.0
     """Seconds a slot waits between two of its games (``--wait``; cutechess's ``-wait``)."""
+    tcs: tuple[TimeControl, ...] = ()
+    """Each entrant's own time control (time odds), in entrant order; empty when every
+    entrant plays ``tc``."""
+
+    def seat_controls(self, table: tuple[int, ...]) -> tuple[TimeControl, ...]:
+        """The time control of each seat of a game whose seats hold ``table``'s entrants."""
+        return tuple(self.tcs[i] if self.tcs else self.tc for i in table)
 
     def make_game(self) -> AnyGame:
         """The rules object."""
@@ -108,7 +137,6 @@ class SlotSetup:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict."""
-        tc = self.tc
         return {
             "game": self.game,
             "options": [list(pair) for pair in self.options],
@@ -124,18 +152,13 @@ class SlotSetup:
                     "max_cpu_seconds": e.max_cpu_seconds,
                     "nodes": e.nodes,
                     "depth": e.depth,
+                    "restart": e.restart,
                     "sandbox": _sandbox_to_json(e.sandbox),
                 }
                 for e in self.entrants
             ],
-            "tc": {
-                "base": tc.base,
-                "increment": tc.increment,
-                "movetime": tc.movetime,
-                "margin": tc.margin,
-                "moves": tc.moves,
-                "hourglass": tc.hourglass,
-            },
+            "tc": _tc_to_json(self.tc),
+            "tcs": [_tc_to_json(tc) for tc in self.tcs],
             "max_plies": self.max_plies,
             "adjudication": self.adjudication.tag_text() if self.adjudication else None,
             "start_timeout": self.start_timeout,
@@ -149,7 +172,6 @@ class SlotSetup:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SlotSetup:
         """The inverse of ``to_json``."""
-        tc = data["tc"]
         return cls(
             game=data["game"],
             options=tuple((str(k), str(v)) for k, v in data["options"]),
@@ -165,18 +187,12 @@ class SlotSetup:
                     max_cpu_seconds=e.get("max_cpu_seconds"),
                     nodes=e.get("nodes"),
                     depth=e.get("depth"),
+                    restart=bool(e.get("restart", False)),
                     sandbox=_sandbox_from_json(e.get("sandbox")),
                 )
                 for e in data["entrants"]
             ),
-            tc=TimeControl(
-                base=tc["base"],
-                increment=tc["increment"],
-                movetime=tc["movetime"],
-                margin=tc["margin"],
-                moves=tc.get("moves"),
-                hourglass=bool(tc.get("hourglass", False)),
-            ),
+            tc=_tc_from_json(data["tc"]),
             max_plies=int(data["max_plies"]),
             adjudication=(
                 ScoreRules.from_tag(data["adjudication"]) if data.get("adjudication") else None
@@ -187,4 +203,5 @@ class SlotSetup:
             transcripts=data["transcripts"],
             live=bool(data.get("live", False)),
             wait=float(data.get("wait", 0.0)),
+            tcs=tuple(_tc_from_json(tc) for tc in data.get("tcs", ())),
         )

@@ -93,6 +93,7 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
                 max_cpu_seconds=entrant.max_cpu_seconds,
                 nodes=entrant.nodes,
                 depth=entrant.depth,
+                restart=entrant.restart,
                 sandbox=_sandbox(config, entrant, f"{source}: entrants[{i}]"),
             )
         )
@@ -149,6 +150,27 @@ def time_control(config: TournamentConfig) -> TimeControl:
     return clock_time_control(config.tc, config.movetime_ms, margin=margin, default=DEFAULT_TC)
 
 
+def entrant_controls(
+    config: TournamentConfig, tc: TimeControl, source: str
+) -> tuple[TimeControl, ...]:
+    """Each entrant's time control (its own ``tc``, else the event's ``tc``), in entrant
+    order; empty when no entrant has its own (every seat then plays ``tc``).
+
+    :raises ConfigError: an entrant's ``tc`` that does not read, naming it.
+    """
+    if all(entrant.tc is None for entrant in config.entrants):
+        return ()
+    margin = config.margin_ms / 1000
+    controls: list[TimeControl] = []
+    for i, entrant in enumerate(config.entrants):
+        try:
+            own = TimeControl.parse(entrant.tc, margin=margin) if entrant.tc is not None else tc
+        except ValueError as exc:
+            raise ConfigError(f"{source}: entrants[{i}].tc: {exc}") from None
+        controls.append(own)
+    return tuple(controls)
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """A checked tournament: everything but the output directory and the running."""
@@ -160,6 +182,8 @@ class Plan:
     tc: TimeControl
     book: OpeningBook
     sprt: Sprt | None
+    tcs: tuple[TimeControl, ...] = ()
+    """Each entrant's time control when one has its own (time odds), else empty."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -247,6 +271,7 @@ class Plan:
             tc = time_control(config)
         except ValueError as exc:
             raise ConfigError(f"{source}: tc: {exc}") from None
+        tcs = entrant_controls(config, tc, source)
         entrants = _entrant_specs(config, source)
         openings = config.openings
         try:
@@ -265,7 +290,7 @@ class Plan:
             plies=openings.plies if not book else 0,
             shuffle=openings.order == "random",
         )
-        plan = cls(config, game, players, entrants, tc, opening_book, sprt)
+        plan = cls(config, game, players, entrants, tc, opening_book, sprt, tcs)
         if not plan.swiss and not plan.knockout:
             try:
                 plan.static_fixtures(limit=1)  # the checks, without the whole schedule
@@ -346,4 +371,5 @@ class Plan:
             transcripts=config.transcripts,
             live=live and out is not None,
             wait=wait,
+            tcs=self.tcs,
         )

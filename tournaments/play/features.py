@@ -4,11 +4,18 @@ An entrant with a node or depth limit (``referee play --nodes``, ``nodes = N`` i
 config) is started once and shakes hands; if it does not declare ``feature nodes``
 (or ``feature depth``) the event is refused with one line, rather than playing games
 that would all be void. Engines without limits are not started here.
+
+A limit given to every engine at once (``--nodes``, ``--depth``, ``--each nodes=N``) is
+softer: ``shared_limits`` starts each engine that lacks a limit of its own, gives it the
+shared limit when it declares the feature, and otherwise lets it play without one and
+says so (``Note``), so an engine with ``feature nodes`` can play beside one without.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import partial
 
 import trio
 
@@ -37,3 +44,56 @@ def check_features_now(specs: Sequence[EngineSpec], *, start_timeout: float = 10
     """``check_features`` from synchronous code (the command line); as that."""
     if any(spec.required_features for spec in specs):
         trio.run(lambda: check_features(specs, start_timeout=start_timeout))
+
+
+LIMIT_FEATURES = {"nodes": "node", "depth": "depth"}
+"""The search limits an engine needs a handshake ``feature`` for, and how they are called."""
+
+
+async def declared_features(spec: EngineSpec, *, start_timeout: float = 10.0) -> frozenset[str]:
+    """The ``feature`` names ``spec``'s engine declares in its handshake (it is started
+    without search limits, so nothing is refused here).
+
+    :raises ValueError: the engine did not start (one line).
+    """
+    try:
+        plain = replace(spec, nodes=None, depth=None)
+        async with EngineSession.open(plain, start_timeout=start_timeout) as session:
+            return session.engine_features
+    except EngineError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def shared_limits(
+    specs: Sequence[EngineSpec],
+    limits: Mapping[str, int],
+    *,
+    start_timeout: float = 10.0,
+) -> tuple[list[EngineSpec], list[str]]:
+    """``specs`` with each of ``limits`` (``nodes``, ``depth``) given to every engine that
+    has no such limit of its own and declares the feature; and one note per engine left
+    without it, e.g. ``greedy does not declare 'feature nodes': it plays without a node
+    limit``. Engines that need no shared limit are not started.
+
+    :raises ValueError: an engine that does not start (one line).
+    """
+    wanted = {key: value for key, value in limits.items() if value is not None}
+    result: list[EngineSpec] = []
+    notes: list[str] = []
+    for spec in specs:
+        missing = [key for key in wanted if getattr(spec, key) is None]
+        if not missing:
+            result.append(spec)
+            continue
+        features = trio.run(partial(declared_features, spec, start_timeout=start_timeout))
+        for key in missing:
+            if key in features:
+                spec = replace(spec, nodes=wanted[key]) if key == "nodes" else spec
+                spec = replace(spec, depth=wanted[key]) if key == "depth" else spec
+            else:
+                notes.append(
+                    f"{spec.name} does not declare 'feature {key}': it plays without a"
+                    f" {LIMIT_FEATURES[key]} limit"
+                )
+        result.append(spec)
+    return result, notes

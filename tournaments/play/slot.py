@@ -28,6 +28,7 @@ import trio
 
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
+from referee.clock import seats_tag
 from referee.clock_audit import clock_tags
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player, warm_up
@@ -181,6 +182,7 @@ class Slot:
             before.append((transcript, transcript.mark if transcript is not None else 0))
         names = tuple(self.setup.entrants[i].name for i in job.table)
         setup = self.setup
+        controls = setup.seat_controls(job.table)
         with live_game(
             Path(setup.out) if setup.live and setup.out is not None else None,
             number=job.number,
@@ -189,12 +191,12 @@ class Slot:
             game=self.game.name,
             options=setup.options,
             start=job.start,
-            tc=setup.tc.tag(),
+            tc=seats_tag(controls),
         ) as feed:
             result = await play_game(
                 self.game,
                 [cached.live for cached in seats],
-                setup.tc,
+                controls,
                 seed=job.seed,
                 start=job.start,
                 max_plies=setup.max_plies,
@@ -238,7 +240,7 @@ class Slot:
             ("Round", str(job.round)),
             ("GameNumber", str(job.number)),
             ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
-            *clock_tags(setup.tc),
+            *clock_tags(setup.seat_controls(job.table)),
             ("Seed", str(job.seed)),
         ]
         if job.opening:
