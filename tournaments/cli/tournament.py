@@ -35,13 +35,13 @@ from tournaments.event.config import (
     read_config_data,
     with_sandbox,
 )
-from tournaments.event.knockout import bracket_lines
 from tournaments.event.engine_args import (
     EngineArgError,
     command_line_entrants,
     each_settings,
     key_values,
 )
+from tournaments.event.knockout import bracket_lines
 from tournaments.event.plan import Plan
 from tournaments.html.page import page
 from tournaments.play.errors import TournamentError
