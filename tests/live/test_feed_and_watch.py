@@ -16,7 +16,6 @@ from tournaments.play.journal import read_journal
 from tournaments.play.live_feed import (
     FLUSH_INTERVAL,
     LIVE_DIR,
-    feed_path,
     live_game,
     read_feed,
 )
@@ -45,18 +44,18 @@ def test_a_feed_is_a_header_then_a_line_per_move_and_goes_when_the_game_ends(
         assert feed is not None
         feed.on_move(1, _move(0, "e3"))
         feed.on_move(2, _move(1, "swap", (300, 700)))
-        first = read_feed(feed_path(tmp_path, 7))
+        first = read_feed(feed.path)
         assert first is not None and first.header is not None
         assert first.header["number"] == 7 and first.header["seats"] == ["a", "b"]
         assert [m["move"] for m in first.moves] == ["e3", "swap"]
         assert first.moves[1]["search"] == {"d": 3, "n": 120, "s": [300, 700]}
         assert first.moves[0]["clock"] == 9.5
         feed.on_move(3, _move(0, "d2"))
-        more = read_feed(feed_path(tmp_path, 7), first.offset)
+        more = read_feed(feed.path, first.offset)
         assert more is not None and more.header is None
         assert [m["move"] for m in more.moves] == ["d2"]
-    assert not feed_path(tmp_path, 7).exists()
-    assert read_feed(feed_path(tmp_path, 7)) is None  # gone: the game is over
+    assert not feed.path.exists()
+    assert read_feed(feed.path) is None  # gone: the game is over
 
 
 def test_fast_moves_are_written_in_groups(tmp_path: Path) -> None:
@@ -68,10 +67,10 @@ def test_fast_moves_are_written_in_groups(tmp_path: Path) -> None:
         feed.flushed = float("inf")  # as if the last group went out just now
         feed.on_move(1, _move(0, "e3", elapsed=0.001))
         feed.on_move(2, _move(1, "d2", elapsed=0.001))
-        waiting = read_feed(feed_path(tmp_path, 3))
+        waiting = read_feed(feed.path)
         assert waiting is not None and waiting.moves == ()
         feed.on_move(3, _move(0, "c1", elapsed=FLUSH_INTERVAL))  # a slow move: all go out
-        read = read_feed(feed_path(tmp_path, 3))
+        read = read_feed(feed.path)
         assert read is not None and [m["move"] for m in read.moves] == ["e3", "d2", "c1"]
 
 

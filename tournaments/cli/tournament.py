@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec
+from typing import Annotated, Any, NoReturn, ParamSpec, TextIO
 
 import typer
 
@@ -52,6 +52,7 @@ from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.results.tables import FORMATS, render, title
+from tournaments.runner.events import EventLog, open_events
 from tournaments.runner.phases import knockout_state
 from tournaments.runner.run import Progress, RunResult, run_tournament
 
@@ -466,6 +467,19 @@ def tournament_command(
             help="Print the standings every N finished games (0: only at the end).",
         ),
     ] = 0,
+    events: Annotated[
+        str | None,
+        typer.Option(
+            "--events",
+            metavar="FILE|-",
+            help="Write every event as a JSON line to FILE (appended) or stdout (-): "
+            "see tournaments/README.md, 'Event stream'.",
+        ),
+    ] = None,
+    events_moves: Annotated[
+        bool,
+        typer.Option("--events-moves", help="Add a move event per move to --events."),
+    ] = False,
 ) -> None:
     """Run a tournament from CONFIG.toml and/or options; resume one with --resume.
 
@@ -564,7 +578,14 @@ def tournament_command(
                 err=True,
             )
     live_address = parse_live(live) if live is not None else None
-    display = ProgressDisplay(sys.stdout, quiet=quiet)
+    # With --events - the standard output holds the JSON lines only: the rest goes to stderr.
+    to_stderr = events == "-"
+    display = ProgressDisplay(sys.stderr if to_stderr else sys.stdout, quiet=quiet)
+
+    def say(text: str, nl: bool = True) -> None:
+        typer.echo(text, nl=nl, err=to_stderr)
+
+    log, log_file = _event_log(events, events_moves)
 
     done: list[int] = []  # finished games as of the last one journaled (an interrupt
     # then says so without reading the directory back)
@@ -575,8 +596,8 @@ def tournament_command(
 
     def on_standings(summary: Summary) -> None:  # --rating-interval
         display.clear()
-        typer.echo("")
-        typer.echo(render(summary, "plain"))
+        say("")
+        say(render(summary, "plain"))
 
     view = (
         live_server(directory, live_address)
@@ -598,31 +619,54 @@ def tournament_command(
                     wait=wait / 1000,
                     standings_every=rating_interval,
                     on_standings=on_standings,
+                    events=log,
                 )
             )
         display.clear()
         summary = summarize_counts(EventInfo.from_plan(plan), result.counts)
-        typer.echo("")
-        typer.echo(render(summary, "plain"), nl=False)
+        say("")
+        say(render(summary, "plain"), nl=False)
         if plan.knockout:
-            typer.echo("\nKnockout")
-            typer.echo("\n".join(bracket_lines(knockout_state(plan, directory), plan.names)))
+            say("\nKnockout")
+            say("\n".join(bracket_lines(knockout_state(plan, directory), plan.names)))
         if result.voids:
             runner = (
                 f" ({result.runner_voids} because the runner itself was late)"
                 if result.runner_voids
                 else ""
             )
-            typer.echo(f"{result.voids} void game(s) were played again{runner}")
+            say(f"{result.voids} void game(s) were played again{runner}")
         if result.sprt_decision is not None and summary.done < summary.info.total:
-            typer.echo(f"stopped by the SPRT ({result.sprt_decision} accepted)")
-        typer.echo(f"records in {directory / GAMES}")
+            say(f"stopped by the SPRT ({result.sprt_decision} accepted)")
+        say(f"records in {directory / GAMES}")
     except WorkerError as exc:  # a bug or a killed worker: one line, and how to go on
         display.clear()
         raise TournamentError(f"{exc}; continue with --resume") from None
     except KeyboardInterrupt:  # a signal during the games or the final tables
         display.clear()
         _interrupted(directory, done[0] if done else None)
+    finally:
+        if log_file is not None and log_file is not sys.stdout:
+            log_file.close()
+        if log is not None and log.error is not None:
+            typer.echo(f"referee: note: the event stream stopped: {log.error}", err=True)
+
+
+def _event_log(target: str | None, moves: bool) -> tuple[EventLog | None, TextIO | None]:
+    """The event stream of ``--events`` (None without it) and the file it writes.
+
+    :raises ConfigError: ``--events-moves`` without ``--events``, or a file that cannot
+        be opened.
+    """
+    if target is None:
+        if moves:
+            raise ConfigError("--events-moves needs --events FILE|-")
+        return None, None
+    try:
+        out = open_events(target)
+    except OSError as exc:
+        raise ConfigError(f"cannot open --events {target}: {exc.strerror or exc}") from None
+    return EventLog(out, moves=moves), out
 
 
 def _finished(directory: Path) -> int:

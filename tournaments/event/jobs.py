@@ -126,6 +126,11 @@ class SlotSetup:
     tcs: tuple[TimeControl, ...] = ()
     """Each entrant's own time control (time odds), in entrant order; empty when every
     entrant plays ``tc``."""
+    feed_moves: bool = True
+    """With ``live``: the feed carries the moves (not only the ``game_started`` line)."""
+    keep_feed: bool = False
+    """With ``live``: a finished game's feed is left for the runner's event stream
+    (``--events``: ``runner.events`` reads and removes it)."""
 
     def seat_controls(self, table: tuple[int, ...]) -> tuple[TimeControl, ...]:
         """The time control of each seat of a game whose seats hold ``table``'s entrants."""
@@ -167,6 +172,8 @@ class SlotSetup:
             "transcripts": self.transcripts,
             "live": self.live,
             "wait": self.wait,
+            "feed_moves": self.feed_moves,
+            "keep_feed": self.keep_feed,
         }
 
     @classmethod
@@ -204,4 +211,6 @@ class SlotSetup:
             live=bool(data.get("live", False)),
             wait=float(data.get("wait", 0.0)),
             tcs=tuple(_tc_from_json(tc) for tc in data.get("tcs", ())),
+            feed_moves=bool(data.get("feed_moves", True)),
+            keep_feed=bool(data.get("keep_feed", False)),
         )

@@ -353,9 +353,18 @@ class Plan:
             start=opening.start,
         )
 
-    def slot_setup(self, out: Path | None, *, live: bool = False, wait: float = 0.0) -> SlotSetup:
+    def slot_setup(
+        self,
+        out: Path | None,
+        *,
+        live: bool = False,
+        wait: float = 0.0,
+        events: bool = False,
+        event_moves: bool = False,
+    ) -> SlotSetup:
         """What the game slots need (``live``: publish the games in play in ``out``;
-        ``wait``: seconds each slot waits between its games)."""
+        ``wait``: seconds each slot waits between its games; ``events``: publish them
+        for the runner's event stream too, with their moves if ``event_moves``)."""
         config = self.config
         return SlotSetup(
             game=self.game.name,
@@ -369,7 +378,9 @@ class Plan:
             event=config.event,
             out=str(out) if out is not None else None,
             transcripts=config.transcripts,
-            live=live and out is not None,
+            live=(live or events) and out is not None,
             wait=wait,
             tcs=self.tcs,
+            feed_moves=live or event_moves,
+            keep_feed=events,
         )

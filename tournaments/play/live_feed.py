@@ -1,11 +1,16 @@
 """The live feed: what a game in play publishes for ``referee serve`` to read.
 
-With the live view on (``referee tournament --live``), each game in play has one file,
-``live/game-NNNNNN.jsonl`` in the event directory: a header line (game number, round,
-seats, game, options, start position, time control), then one line per move (ply, seat,
-move, the seat's clock after it, the engine's last search items). The file is removed
-when the game ends: the finished game is in the journal. So the directory holds at most
-one file per game in play, and a reader that finds a file gone knows the game is over.
+With the live view on (``referee tournament --live``) or an event stream asked for
+(``--events``), each game in play has one file, ``live/game-NNNNNN-PID-K.jsonl`` in the
+event directory (a name per attempt: a void game played again gets a new one): a
+``game_started`` event (game number, round, seats, game, options, start position, time
+control), then a ``move`` event per move (ply, seat, move, the seat's clock after it,
+the engine's last search items): the objects of ``event.stream``, the one vocabulary of
+the live page and ``--events``. The file is removed when the game ends (the finished
+game is in the journal); with ``--events`` a finished game's file is left for the
+runner, which reads its last lines and removes it (``runner.events``). So the directory
+holds about one file per game in play, and a reader that finds a file gone knows the
+game is over.
 
 The writer's cost is a few string operations per ply and one ``os.write`` per group of
 moves (``LiveGame``; no fsync: the view is best effort and a crash loses nothing that
@@ -16,6 +21,7 @@ reader (``read_feed``) tolerates a torn last line and a file that vanishes under
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import time
@@ -26,14 +32,28 @@ from typing import Any
 
 from protocol.search_info import ForcedWin, SearchInfo, Shares
 from referee.match import PlayedMove
+from tournaments.event.stream import game_started, move_line
 
 LIVE_DIR = "live"
 """Subdirectory of the event directory with the files of the games in play."""
 
 
+_ATTEMPTS = itertools.count(1)
+
+
 def feed_path(out: Path, number: int) -> Path:
-    """Where game ``number``'s live file goes."""
-    return out / LIVE_DIR / f"game-{number:06d}.jsonl"
+    """Where this attempt at game ``number`` puts its live file: a name of its own per
+    attempt (``game-NNNNNN-PID-K.jsonl``), so a void game played again never writes into
+    the file a reader is still following."""
+    return out / LIVE_DIR / f"game-{number:06d}-{os.getpid()}-{next(_ATTEMPTS)}.jsonl"
+
+
+def feed_number(name: str) -> int | None:
+    """The game number of a live file's name, or None for another file."""
+    if not (name.startswith("game-") and name.endswith(".jsonl")):
+        return None
+    digits = name[5:].split("-", 1)[0].removesuffix(".jsonl")
+    return int(digits) if digits.isdigit() else None
 
 
 def _search(search: SearchInfo) -> dict[str, Any]:
@@ -67,6 +87,9 @@ class LiveGame:
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         self.path = path
+        self.number = int(header["number"])
+        self.kept = False
+        """Leave the file when the feed ends (``keep``)."""
         self.fd: int | None = None
         self.pending: list[str] = []
         self.flushed = time.monotonic()
@@ -104,21 +127,29 @@ class LiveGame:
         if search.depth is not None or search.nodes is not None or search.score is not None:
             found = ',"search":' + json.dumps(_search(search), separators=(",", ":"))
         self.pending.append(
-            f'{{"ply":{ply},"seat":{move.seat},"move":"{text}"{clock},'
-            f'"t":{move.elapsed:.3f}{found}}}\n'
+            move_line(self.number, ply, move.seat, text, clock, move.elapsed, found)
         )
         if move.elapsed >= FLUSH_INTERVAL or time.monotonic() - self.flushed >= FLUSH_INTERVAL:
             self.flush()
 
+    def keep(self) -> None:
+        """Leave the file, whole, when the feed ends: the game finished, and the runner's
+        event stream (``runner.events``) reads its last lines and removes it."""
+        self.kept = True
+
     def close(self) -> None:
-        """End the feed: the file is removed (the game is over or abandoned)."""
+        """End the feed: the file is removed (the game is over or abandoned), unless
+        ``keep`` was called (then its pending lines are written first)."""
+        if self.kept:
+            self.flush()
         fd, self.fd = self.fd, None
         self.pending = []
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)
-        with contextlib.suppress(OSError):
-            self.path.unlink()
+        if not self.kept:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
 
 
 @contextlib.contextmanager
@@ -137,15 +168,15 @@ def live_game(
     if out is None:
         yield None
         return
-    header = {
-        "number": number,
-        "round": round_no,
-        "seats": list(seats),
-        "game": game,
-        "options": dict(options),
-        "start": start,
-        "tc": tc,
-    }
+    header = game_started(
+        number=number,
+        round_no=round_no,
+        seats=seats,
+        game=game,
+        options=options,
+        start=start,
+        tc=tc,
+    )
     feed = LiveGame(feed_path(out, number), header)
     try:
         yield feed

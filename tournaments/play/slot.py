@@ -30,6 +30,7 @@ from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 from referee.clock import seats_tag
 from referee.clock_audit import clock_tags
+from referee.core import Termination
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player, warm_up
 from referee.record import MoveEntry, build_record, format_record, timing_comment
@@ -200,9 +201,12 @@ class Slot:
                 seed=job.seed,
                 start=job.start,
                 max_plies=setup.max_plies,
-                on_move=feed.on_move if feed is not None else None,
+                on_move=feed.on_move if feed is not None and setup.feed_moves else None,
                 adjudication=setup.adjudication,
             )
+            void = result.outcome.termination is Termination.VOID
+            if feed is not None and setup.keep_feed and not void:
+                feed.keep()  # for the runner's event stream: it removes the file
         record = self._record(job, names, result)
         kept = ""
         if setup.out is not None and transcripts.wanted(

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import trio
 
+from tournaments.event import stream
 from tournaments.event.plan import Plan
 from tournaments.play.event_dir import read_event
 from tournaments.play.journal import RESULTS
@@ -51,7 +52,8 @@ from tournaments.play.writer import Journal
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
-from tournaments.runner.phases import phases
+from tournaments.runner.events import EventLog
+from tournaments.runner.phases import knockout_state, phases
 from tournaments.runner.records import Recorder, ResultsFile
 from tournaments.runner.slots import default_workers, open_games
 from tournaments.runner.tally import Tally
@@ -142,6 +144,7 @@ async def run_tournament(
     wait: float = 0.0,
     standings_every: int = 0,
     on_standings: Callable[[Summary], None] | None = None,
+    events: EventLog | None = None,
 ) -> RunResult:
     """Run (or with ``resume`` continue) ``plan`` with its output in ``out``.
 
@@ -156,6 +159,9 @@ async def run_tournament(
 
     ``on_standings`` gets the tables (``summarize_counts``) each time the finished games,
     earlier runs' included, reach a multiple of ``standings_every`` (``--rating-interval``).
+
+    ``events``: the run's event stream (``--events``; ``runner.events``): its games are
+    fed for it, and every event of the run is written to it.
 
     ``factory`` replaces engine processes by other players (tests: in-process
     players; it requires ``workers=0``). With ``[cluster] address`` in the plan's
@@ -181,9 +187,24 @@ async def run_tournament(
         tally = Tally(info, journal.counts)
         result.sprt_decision = tally.sprt_decision()
         results = ResultsFile(out / RESULTS, info, journal)
+        if events is not None:
+            events.start(out, plan.game)
+            events.emit(
+                stream.tournament_started(
+                    event=info.event,
+                    game=info.game,
+                    players=info.players,
+                    format=plan.config.format,
+                    entrants=info.names,
+                    total=total,
+                    done=journal.done,
+                    resumed=resume,
+                )
+            )
         if result.sprt_decision is not None or journal.done >= total:
             await results.write()
             result.complete = True
+            _events_end(events, plan, out, info, journal.counts, result)
             return result
         earlier = journal.done  # finished by earlier runs (the journal notes games in groups)
         opened = time.perf_counter()
@@ -193,7 +214,15 @@ async def run_tournament(
             async with (
                 _unwrapped(),
                 open_games(
-                    plan, out, concurrency, workers, factory, worker_cpu, live=live, wait=wait
+                    plan,
+                    out,
+                    concurrency,
+                    workers,
+                    factory,
+                    worker_cpu,
+                    live=live,
+                    wait=wait,
+                    events=events,
                 ) as play_all,
                 trio.open_nursery() as nursery,
             ):
@@ -210,8 +239,18 @@ async def run_tournament(
                             await results.run(RESULTS_INTERVAL)
 
                 nursery.start_soon(refreshing)
+                following = trio.CancelScope()
+                if events is not None:
+
+                    async def follow(log: EventLog) -> None:
+                        with following:
+                            await log.follow()
+
+                    nursery.start_soon(follow, events)
 
                 def after(report: GameReport) -> None:
+                    if events is not None:
+                        events.finished(report)
                     if report.void:
                         result.voids += 1
                         result.runner_voids += report.runner_fault
@@ -237,11 +276,15 @@ async def run_tournament(
                         )
                         on_game(report, progress)
                     if (
-                        on_standings is not None
+                        (on_standings is not None or events is not None)
                         and standings_every > 0
                         and (earlier + result.played_count) % standings_every == 0
                     ):
-                        on_standings(summarize_counts(info, journal.counts))
+                        summary = summarize_counts(info, journal.counts)
+                        if on_standings is not None:
+                            on_standings(summary)
+                        if events is not None:
+                            events.emit(stream.standings(summary))
 
                 recorder = Recorder(journal, after)
                 nursery.start_soon(recorder.run)
@@ -260,6 +303,7 @@ async def run_tournament(
                     played_out = True
                 await recorder.close()
                 refresh.cancel()
+                following.cancel()
                 result.wall = time.perf_counter() - started
         except BaseException:
             # Stopped (a signal, an error): the file gets what the journal holds, if that
@@ -267,6 +311,16 @@ async def run_tournament(
             # ``referee standings`` have them anyway).
             with trio.CancelScope(shield=True), trio.move_on_after(STOPPED_WRITE_SECONDS):
                 await results.write()
+            if events is not None:
+                events.emit(
+                    stream.tournament_finished(
+                        done=journal.done,
+                        total=total,
+                        complete=False,
+                        sprt=result.sprt_decision,
+                        winner=None,
+                    )
+                )
             raise
         finally:
             cpu_end = cpu_times()
@@ -276,10 +330,38 @@ async def run_tournament(
             else:
                 result.cpu_engines = cpu_end[1] - cpu_start[1]
         await results.write()
-        result.complete = (
-            result.sprt_decision is not None or journal.done >= total or played_out
-        )
+        result.complete = result.sprt_decision is not None or journal.done >= total or played_out
+        _events_end(events, plan, out, info, journal.counts, result)
         return result
+
+
+def _events_end(
+    events: EventLog | None,
+    plan: Plan,
+    out: Path,
+    info: EventInfo,
+    counts: Counts,
+    result: RunResult,
+) -> None:
+    """The last events of a run that ended by itself: the standings, then
+    ``tournament_finished`` (with a knockout's winner)."""
+    if events is None:
+        return
+    summary = summarize_counts(info, counts)
+    events.emit(stream.standings(summary))
+    winner = None
+    if plan.knockout and result.complete:
+        found = knockout_state(plan, out).winner
+        winner = plan.names[found] if found is not None else None
+    events.emit(
+        stream.tournament_finished(
+            done=summary.done,
+            total=info.total,
+            complete=result.complete,
+            sprt=result.sprt_decision,
+            winner=winner,
+        )
+    )
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

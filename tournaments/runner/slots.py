@@ -23,6 +23,7 @@ from tournaments.play.fdlimit import ensure_open_files, files_needed
 from tournaments.play.slot import PlayerFactory, Slot, default_cache_size
 from tournaments.play.worker import open_workers, split_slots
 from tournaments.results.game import GameReport
+from tournaments.runner.events import EventLog
 
 
 class GameSlot(Protocol):
@@ -86,12 +87,14 @@ async def open_games(
     *,
     live: bool = False,
     wait: float = 0.0,
+    events: EventLog | None = None,
 ) -> AsyncIterator[PlayAll]:
     """Where this run's games are played: on the Dask cluster of ``[cluster] address``
     (``tournaments.cluster.client``), else in ``open_slots`` (``live``: the slots
     publish their games in play, ``tournaments.play.live_feed``; not on a cluster,
     whose workers do not write into the event directory; ``wait``: seconds each slot
-    waits between its games, not on a cluster either)."""
+    waits between its games, not on a cluster either; ``events``: the slots feed their
+    games to the run's event stream, ``runner.events``)."""
     if plan.config.cluster.address is not None:
         if factory is not None:
             raise ValueError("in-process players cannot play on a cluster")
@@ -101,7 +104,17 @@ async def open_games(
             yield games.play_all
         return
     async with open_slots(
-        plan.slot_setup(out, live=live, wait=wait), concurrency, workers, factory, cpu
+        plan.slot_setup(
+            out,
+            live=live,
+            wait=wait,
+            events=events is not None,
+            event_moves=events is not None and events.moves,
+        ),
+        concurrency,
+        workers,
+        factory,
+        cpu,
     ) as slots:
         yield functools.partial(play_all, slots)
 
