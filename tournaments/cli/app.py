@@ -36,7 +36,16 @@ from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.help_text import readable
 from tournaments.cli.report import report_command
 from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
-from tournaments.cli.sandbox import SandboxOption, confine, require_sandbox, sandbox_mode
+from tournaments.cli.sandbox import (
+    SandboxCpuOption,
+    SandboxLimits,
+    SandboxMemoryOption,
+    SandboxOption,
+    SandboxProcsOption,
+    confine,
+    require_sandbox,
+    sandbox_mode,
+)
 from tournaments.cli.serve import serve_command
 from tournaments.cli.show import show_command
 from tournaments.cli.signals import run_until_signalled
@@ -210,6 +219,9 @@ def play_command(
     resign: ResignOption = None,
     draw: DrawOption = None,
     sandbox: SandboxOption = None,
+    sandbox_memory: SandboxMemoryOption = None,
+    sandbox_cpu: SandboxCpuOption = None,
+    sandbox_procs: SandboxProcsOption = None,
     transcripts: Annotated[
         str,
         typer.Option(
@@ -235,7 +247,8 @@ def play_command(
     )
     if out is not None:
         _check_appendable(out)
-    specs = confine(specs, sandbox_mode(sandbox), [out] if out is not None else [])
+    limits = SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs)
+    specs = confine(specs, sandbox_mode(sandbox), [out] if out is not None else [], limits)
     require_sandbox(specs)
     check_features_now(specs)
     plan = MatchPlan(
@@ -300,6 +313,9 @@ def check_engine_command(
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per step.")] = 10.0,
     sandbox: SandboxOption = None,
+    sandbox_memory: SandboxMemoryOption = None,
+    sandbox_cpu: SandboxCpuOption = None,
+    sandbox_procs: SandboxProcsOption = None,
     check_games: Annotated[
         int, typer.Option("--games", min=0, help="Games against random at the end.")
     ] = 4,
@@ -321,7 +337,8 @@ def check_engine_command(
     count = players if players is not None else game.player_counts[0]
     game.check_players(count)
     counts = (count,) if players is not None else tuple(game.player_counts)
-    [spec] = confine([_command_spec(command)], sandbox_mode(sandbox))
+    limits = SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs)
+    [spec] = confine([_command_spec(command)], sandbox_mode(sandbox), (), limits)
     require_sandbox([spec])
     results = run_until_signalled(
         lambda: check_engine(

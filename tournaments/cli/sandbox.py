@@ -4,13 +4,21 @@
 ``docs/SECURITY.md``); ``none`` runs them as plain processes. Before the first engine
 starts, ``require_sandbox`` checks that bubblewrap works on this machine, so a missing
 package is one line, not a void game per engine.
+
+``--sandbox-memory MIB``, ``--sandbox-cpu SECONDS`` and ``--sandbox-procs N`` set the
+sandbox's limits for every engine of the command (``SandboxLimits``, read once here):
+``play`` and ``check-engine`` pass them to ``confine``, ``tournament`` to
+``with_limits`` (over every entrant's config keys, as ``--sandbox`` is). Without them
+the sandbox's defaults hold (2048 MiB, 3600 s, 64 processes). They limit the sandbox
+only: given without one (no ``--sandbox bwrap``, no sandboxed entrant), they are
+refused in one line rather than silently ignored.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Annotated, cast
 
 import typer
@@ -19,7 +27,7 @@ from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import probe
 from protocol.spec import EngineSpec
 from referee.errors import UserError
-from tournaments.event.config import SandboxMode
+from tournaments.event.config import SandboxMode, TournamentConfig
 from tournaments.event.engines import (
     anchor_paths,
     check_sandbox_access,
@@ -39,6 +47,100 @@ SandboxOption = Annotated[
 ]
 
 
+SandboxMemoryOption = Annotated[
+    int | None,
+    typer.Option(
+        "--sandbox-memory",
+        metavar="MIB",
+        min=1,
+        help="With --sandbox bwrap: each engine's memory limit, all its processes "
+        "together, MiB (default 2048).",
+    ),
+]
+SandboxCpuOption = Annotated[
+    int | None,
+    typer.Option(
+        "--sandbox-cpu",
+        metavar="SECONDS",
+        min=1,
+        help="With --sandbox bwrap: each engine's CPU time per game, all its processes "
+        "together, seconds (default 3600).",
+    ),
+]
+SandboxProcsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--sandbox-procs",
+        metavar="N",
+        min=1,
+        max=100_000,
+        help="With --sandbox bwrap: processes and threads each engine may have at once "
+        "(default 64).",
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxLimits:
+    """The ``--sandbox-*`` limits of one command; None keeps the default (or the config's)."""
+
+    memory_mb: int | None = None
+    cpu_seconds: int | None = None
+    processes: int | None = None
+
+    @property
+    def flags(self) -> list[str]:
+        """The flags given, for messages."""
+        named = zip(
+            ("--sandbox-memory", "--sandbox-cpu", "--sandbox-procs"),
+            (self.memory_mb, self.cpu_seconds, self.processes),
+            strict=True,
+        )
+        return [flag for flag, value in named if value is not None]
+
+    def apply(self, spec: EngineSpec) -> EngineSpec:
+        """``spec`` with these limits, if it is sandboxed (unchanged otherwise)."""
+        if spec.sandbox is None:
+            return spec
+        settings = spec.sandbox
+        if self.processes is not None:
+            settings = replace(settings, max_processes=self.processes)
+        return replace(
+            spec,
+            sandbox=settings,
+            max_memory_mb=self.memory_mb if self.memory_mb is not None else spec.max_memory_mb,
+            max_cpu_seconds=(
+                self.cpu_seconds if self.cpu_seconds is not None else spec.max_cpu_seconds
+            ),
+        )
+
+    def refuse_unsandboxed(self, specs: Iterable[EngineSpec]) -> None:
+        """:raises UserError: limits were given but no engine runs in the sandbox."""
+        if self.flags and all(spec.sandbox is None for spec in specs):
+            raise UserError(
+                f"{', '.join(self.flags)}: a limit of the sandbox, but no engine runs in it: "
+                'add --sandbox bwrap (or sandbox = "bwrap" in the config)'
+            )
+
+
+def with_limits(config: TournamentConfig, limits: SandboxLimits) -> TournamentConfig:
+    """``config`` with every entrant's sandbox limits set to the ``--sandbox-*`` flags
+    given (entrants' own keys lose, as with ``--sandbox``; kept for ``--resume``)."""
+    update = {
+        key: value
+        for key, value in (
+            ("max_memory_mb", limits.memory_mb),
+            ("max_cpu_seconds", limits.cpu_seconds),
+            ("max_processes", limits.processes),
+        )
+        if value is not None
+    }
+    if not update:
+        return config
+    entrants = [entrant.model_copy(update=update) for entrant in config.entrants]
+    return config.model_copy(update={"entrants": entrants})
+
+
 def sandbox_mode(value: str | None) -> SandboxMode | None:
     """The ``--sandbox`` value, checked. :raises UserError: not ``none`` or ``bwrap``."""
     if value is None:
@@ -49,20 +151,29 @@ def sandbox_mode(value: str | None) -> SandboxMode | None:
 
 
 def confine(
-    specs: Sequence[EngineSpec], mode: SandboxMode | None, hidden: Iterable[os.PathLike[str]] = ()
+    specs: Sequence[EngineSpec],
+    mode: SandboxMode | None,
+    hidden: Iterable[os.PathLike[str]] = (),
+    limits: SandboxLimits = SandboxLimits(),
 ) -> list[EngineSpec]:
     """The engines of an ad-hoc command in ``mode`` (unchanged for None or ``none``), each
-    sandboxed one with its relative paths made absolute (``anchor_paths``, against the
-    current directory), hiding the others' directories and the ``hidden`` paths.
+    sandboxed one with ``limits``, its relative paths made absolute (``anchor_paths``,
+    against the current directory), hiding the others' directories and the ``hidden``
+    paths.
 
-    :raises UserError: the sandbox's user cannot read or run an engine's program or
-        script (``check_sandbox_access``; one line naming the file and the fix).
+    :raises UserError: ``limits`` without the sandbox; the sandbox's user cannot read or
+        run an engine's program or script (``check_sandbox_access``; one line naming the
+        file and the fix).
     """
     if mode != "bwrap":
+        limits.refuse_unsandboxed(specs)
         return list(specs)
     here = os.getcwd()
     boxed = hide_each_other(
-        [anchor_paths(replace(spec, sandbox=SandboxSettings()), here) for spec in specs]
+        [
+            anchor_paths(limits.apply(replace(spec, sandbox=SandboxSettings())), here)
+            for spec in specs
+        ]
     )
     for spec in boxed:
         check_sandbox_access(spec)

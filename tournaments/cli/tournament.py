@@ -22,7 +22,16 @@ from referee.clock import TC_HELP
 from referee.score_rules import DrawRule, ResignRule
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.progress import ProgressDisplay
-from tournaments.cli.sandbox import SandboxOption, require_sandbox, sandbox_mode
+from tournaments.cli.sandbox import (
+    SandboxCpuOption,
+    SandboxLimits,
+    SandboxMemoryOption,
+    SandboxOption,
+    SandboxProcsOption,
+    require_sandbox,
+    sandbox_mode,
+    with_limits,
+)
 from tournaments.cli.serve import live_server, parse_live
 from tournaments.cli.signals import run_until_signalled, stop_signals_interrupt
 from tournaments.event.cluster_settings import LOCAL, ClusterConfig
@@ -432,6 +441,9 @@ def tournament_command(
         ),
     ] = None,
     sandbox: SandboxOption = None,
+    sandbox_memory: SandboxMemoryOption = None,
+    sandbox_cpu: SandboxCpuOption = None,
+    sandbox_procs: SandboxProcsOption = None,
     transcripts: Annotated[
         str | None,
         typer.Option(
@@ -556,6 +568,8 @@ def tournament_command(
     mode = sandbox_mode(sandbox)
     if mode is not None:  # every entrant, whatever the file says (kept for --resume)
         cfg = with_sandbox(cfg, mode)
+    limits = SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs)
+    cfg = with_limits(cfg, limits)
     if shared:
         cfg, limit_notes = _with_shared_limits(cfg, source, shared)
         notes += limit_notes
@@ -565,6 +579,7 @@ def tournament_command(
     if directory is None:
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
     plan = Plan.from_config(cfg, source)
+    limits.refuse_unsandboxed(plan.entrants)
     if cfg.cluster.address is None:  # a cluster's workers run their own engines (and
         # each worker's preflight checks the sandbox and the features there)
         require_sandbox(plan.entrants)
