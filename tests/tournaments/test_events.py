@@ -21,6 +21,7 @@ from tests.tournaments.local import bot_factory
 from tournaments.event import stream
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
+from tournaments.live.watch import EventWatcher
 from tournaments.play.live_feed import LIVE_DIR, feed_number, feed_path, live_game, read_feed
 from tournaments.runner.events import EventLog
 from tournaments.runner.run import run_tournament
@@ -190,3 +191,12 @@ def test_events_of_games_played_in_worker_processes(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     check_stream(events.read_text().splitlines(), games=6, moves=True)
     assert os.listdir(tmp_path / "t" / LIVE_DIR) == []
+
+
+def test_the_live_pages_finished_games_are_game_finished_events(tmp_path: Path) -> None:
+    trio.run(lambda: run_tournament(_plan(), tmp_path / "t", factory=bot_factory(), workers=0))
+    finished = [u.data for u in EventWatcher(tmp_path / "t").poll() if u.event == "finished"]
+    assert len(finished) == 6
+    for data in finished:
+        event = stream.parse_event(json.dumps({k: v for k, v in data.items() if k != "html"}))
+        assert event.type == "game_finished" and f"Game {event.number} " in data["html"]

@@ -5,6 +5,7 @@ first run did."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ import trio
 from protocol.messages import GameOver
 from protocol.spec import EngineSpec
 from referee.players import GameSetup, MoveRequest, Player, PlayerReply
-from tests.clirun import run_referee
+from tests.clirun import cli, run_referee
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.knockout import (
@@ -30,6 +31,7 @@ from tournaments.event.knockout import (
 )
 from tournaments.event.plan import Plan
 from tournaments.event.schedule import Fixture
+from tournaments.live.watch import EventWatcher
 from tournaments.play.journal import read_journal
 from tournaments.play.slot import TranscriptSink
 from tournaments.runner.phases import knockout_state
@@ -295,3 +297,42 @@ def test_a_knockout_on_the_command_line_prints_its_bracket(tmp_path: Path) -> No
     assert "\nKnockout\nRound 1\n" in out
     assert "  #1 random: bye" in out and "#8 random#8 vs #9 random#9" in out
     assert re.search(r"^Winner: random(#\d)?$", out, re.MULTILINE)
+
+
+def test_standings_and_the_live_page_know_a_finished_knockout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = make_plan(5)
+    out = tmp_path / "k"
+    run(plan, out)
+    winner = knockout_state(plan, out).winner
+    assert winner is not None
+    code, text, err = cli(capsys, "standings", str(out))
+    assert code == 0, err
+    assert "\nKnockout\nRound 1\n" in text and f"\nWinner: {plan.names[winner]}\n" in text
+    code, text, err = cli(capsys, "standings", str(out), "--format", "json")
+    assert code == 0, err
+    bracket = json.loads(text)["knockout"]
+    assert bracket["winner"] == plan.names[winner]
+    assert [len(heats) for heats in bracket["rounds"]] == [4, 2, 1]  # 5 in a bracket of 8
+    # the total is the most the bracket could take, yet the live page says it is over
+    journal = read_journal(out)
+    assert journal.info is not None and journal.info["total"] > len(journal.games)
+    status = [u for u in EventWatcher(out).poll() if u.event == "status"]
+    assert status[-1].data["complete"] is True
+
+
+def test_a_knockout_of_heats_of_three(tmp_path: Path) -> None:
+    plan = make_plan(7, game="triablo", players=3, seat_order="cyclic")
+    out = tmp_path / "k3"
+    result = run(plan, out)
+    assert result.complete
+    step = knockout_state(plan, out)
+    assert step.winner is not None
+    # 7 entrants: the best seed has a bye, two heats of three send their winners on,
+    # then a final heat of three
+    assert [[len(h.entrants) for h in heats] for heats in step.rounds] == [[1, 3, 3], [3]]
+    final = step.rounds[-1][0]
+    assert final.through == (step.winner,) and len(final.games) >= 3
+    games = read_journal(out).games.values()
+    assert all(len(g.table) == 3 for g in games)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -50,7 +52,7 @@ from tournaments.event.engine_args import (
     each_settings,
     key_values,
 )
-from tournaments.event.knockout import bracket_lines
+from tournaments.event.knockout import bracket_json, bracket_lines
 from tournaments.event.plan import Plan
 from tournaments.html.page import page
 from tournaments.play.errors import TournamentError
@@ -59,10 +61,10 @@ from tournaments.play.features import check_features_now, shared_limits
 from tournaments.play.journal import GAMES, JOURNAL, JournalError, read_header
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo, Summary, summarize_counts
+from tournaments.results.summary import EventInfo, Summary, summarize_counts, summary_json
 from tournaments.results.tables import FORMATS, render, title
 from tournaments.runner.events import EventLog, open_events
-from tournaments.runner.phases import knockout_state
+from tournaments.runner.phases import event_knockout, knockout_state
 from tournaments.runner.run import Progress, RunResult, run_tournament
 
 P = ParamSpec("P")
@@ -698,11 +700,25 @@ def standings_command(
         str, typer.Option("--format", "-f", help="plain, github, html (a whole page) or json.")
     ] = "plain",
 ) -> None:
-    """Print the standings, crosstable and ratings of a tournament (also while it runs)."""
+    """Print the standings, crosstable and ratings of a tournament (also while it runs);
+    a knockout's bracket too."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
     summary = open_event(directory).summary()  # void counts included
-    if fmt == "html":  # a whole page in the report's style, not a fragment to embed
-        typer.echo(page(title(summary), render(summary, fmt)), nl=False)
+    knockout = event_knockout(directory)
+    if fmt == "json" and knockout is not None:
+        data = {**summary_json(summary), "knockout": bracket_json(*knockout)}
+        typer.echo(json.dumps(data, indent=2))
         return
-    typer.echo(render(summary, fmt), nl=False)
+    text = render(summary, fmt)
+    if knockout is not None:
+        lines = bracket_lines(*knockout)
+        if fmt == "html":
+            text += "<h3>Knockout</h3>\n<pre>" + html.escape("\n".join(lines)) + "</pre>\n"
+        else:
+            text += ("\n## Knockout\n\n```\n" if fmt == "github" else "\nKnockout\n")
+            text += "\n".join(lines) + ("\n```\n" if fmt == "github" else "\n")
+    if fmt == "html":  # a whole page in the report's style, not a fragment to embed
+        typer.echo(page(title(summary), text), nl=False)
+        return
+    typer.echo(text, nl=False)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tournaments.event.schedule import (
     Fixture,
@@ -375,3 +376,27 @@ def bracket_lines(step: KnockoutStep, names: Sequence[str]) -> list[str]:
     if step.winner is not None:
         lines.append(f"Winner: {names[step.winner]}")
     return lines
+
+
+def bracket_json(step: KnockoutStep, names: Sequence[str]) -> dict[str, Any]:
+    """The bracket as JSON: each round's heats (entrants with their seeds, points, games
+    played, who went through or null while it plays, decided by seed), and the winner."""
+    return {
+        "rounds": [
+            [
+                {
+                    "entrants": [names[e] for e in heat.entrants],
+                    "seeds": [e + 1 for e in heat.entrants],
+                    "points": list(heat.points),
+                    "games": len(heat.games),
+                    "through": None
+                    if heat.through is None
+                    else [names[e] for e in heat.through],
+                    "by_seed": heat.by_seed,
+                }
+                for heat in heats
+            ]
+            for heats in step.rounds
+        ],
+        "winner": names[step.winner] if step.winner is not None else None,
+    }

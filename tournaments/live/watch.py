@@ -25,7 +25,7 @@ from referee.core import Game, State
 from referee.errors import RulesError
 from referee.pictures import position_svg
 from referee.registry import make_game
-from referee.results import result_text
+from tournaments.event import stream
 from tournaments.html.page import esc
 from tournaments.play.event_dir import open_event
 from tournaments.play.index import find_game_end, line_start
@@ -34,6 +34,7 @@ from tournaments.play.live_feed import LIVE_DIR, read_feed
 from tournaments.results.game import GameReport
 from tournaments.results.summary import summarize_counts
 from tournaments.results.tables import render
+from tournaments.runner.phases import event_knockout
 
 TABLES_INTERVAL = 1.0
 """Seconds between two recomputations of the tables while games keep finishing."""
@@ -129,7 +130,11 @@ class EventWatcher:
             while len(self.finished) > FINISHED_SHOWN:  # the page lists the newest only
                 old, _ = self.finished.popitem(last=False)
                 self.snapshot.pop(f"finished-{old}", None)
-        self.complete = summary.sprt_decision is not None or summary.done >= event.info.total
+        self.complete = (
+            summary.sprt_decision is not None
+            or summary.done >= event.info.total
+            or _knockout_won(self.directory)  # its total is only the most it could take
+        )
         state = "finished" if self.complete else "running"
         updates += self._status(
             f"{event.info.event}: {summary.done} of {event.info.total} games, {state}"
@@ -312,12 +317,23 @@ def _item(value: object) -> str:
 
 
 def _finished_line(game_name: str, report: GameReport) -> dict[str, Any]:
+    """A ``finished`` update: the ``game_finished`` event of ``--events``
+    (``event.stream``) and the line the page shows, as ``html``."""
     try:
-        result = result_text(make_game(game_name), report.outcome)
+        data = stream.game_finished(make_game(game_name), report)
     except (RulesError, ValueError):
-        result = "?"
+        data = {"number": report.number, "result": "?"}
     text = (
         f"Game {report.number} (round {report.round}): {' vs '.join(report.seats)}: "
-        f"{result} ({report.outcome.termination.value}, {report.plies} plies)"
+        f"{data['result']} ({report.outcome.termination.value}, {report.plies} plies)"
     )
-    return {"number": report.number, "html": esc(text)}
+    return {"number": report.number, **data, "html": esc(text)}  # the number first, as before
+
+
+def _knockout_won(directory: Path) -> bool:
+    """Whether the event is a knockout whose winner is known."""
+    try:
+        found = event_knockout(directory)
+    except JournalError:
+        return False
+    return found is not None and found[0].winner is not None

@@ -7,12 +7,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from tournaments.event.knockout import KnockoutStep, knockout_step
+from referee.errors import RulesError
+from tournaments.event.knockout import GameResult, KnockoutStep, knockout_step
 from tournaments.event.plan import Plan
-from tournaments.event.schedule import Fixture, swiss_pairings, swiss_round_fixtures
+from tournaments.event.schedule import (
+    Fixture,
+    block_size,
+    swiss_pairings,
+    swiss_round_fixtures,
+)
 from tournaments.play.event_dir import open_event
+from tournaments.play.journal import JOURNAL, JournalError, read_header
 from tournaments.play.writer import Journal
 from tournaments.results.standings import place_points
+from tournaments.results.summary import EventInfo
 
 
 def phases(plan: Plan, journal: Journal) -> Iterable[Iterable[Fixture]]:
@@ -28,17 +36,51 @@ def knockout_state(plan: Plan, directory: Path) -> KnockoutStep:
 
     :raises JournalError: the directory cannot be read.
     """
-    finished = {
-        report.number: (report.table, place_points(report.outcome.ranks, plan.points_table))
-        for report in open_event(directory).results()
-    }
     return knockout_step(
         len(plan.entrants),
         plan.players,
         plan.games_per_encounter,
-        finished,
+        _finished(directory, plan.points_table),
         seat_order=plan.config.seat_order,
     )
+
+
+def event_knockout(directory: Path) -> tuple[KnockoutStep, tuple[str, ...]] | None:
+    """The knockout of the event in ``directory`` and its entrants' names, from the
+    journal alone (its header's config; no engine is looked at): for ``referee
+    standings`` and the live page. None when the event is not a knockout.
+
+    :raises JournalError: the directory cannot be read.
+    """
+    try:
+        header = read_header(directory / JOURNAL)
+    except OSError as exc:
+        raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
+    if header is None or header[0].get("format") != "knockout":
+        return None
+    config, info_json, _ = header
+    try:
+        info = EventInfo.from_json(info_json)
+        seat_order = str(config.get("seat_order") or "all")
+        per = int(config.get("games_per_encounter") or block_size(info.players, seat_order))
+        step = knockout_step(
+            len(info.names),
+            info.players,
+            per,
+            _finished(directory, info.points_table),
+            seat_order=seat_order,
+        )
+    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        raise JournalError(f"{directory}: unreadable tournament header: {exc}") from None
+    return step, info.names
+
+
+def _finished(directory: Path, points: tuple[float, ...] | None) -> dict[int, GameResult]:
+    """Each finished game's seats and tournament points, by number."""
+    return {
+        report.number: (report.table, place_points(report.outcome.ranks, points))
+        for report in open_event(directory).results()
+    }
 
 
 class KnockoutPhases:
