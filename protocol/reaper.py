@@ -13,7 +13,12 @@ the group and would survive, reparented to init. So:
   strays among our children, freezes them (SIGSTOP: a stopped process cannot fork)
   with everything below them, looks again until no new one appears, then kills them
   all (SIGKILL) and reaps them. A fork chain that changes pid every millisecond is
-  caught: each pass finds its newest link, reparented to us, and stops it.
+  caught: each pass finds its newest link, reparented to us, and stops it;
+* when a process that hosted engines dies (a tournament worker killed or crashed), its
+  engines and their orphans are reparented to the process above it, if that one is a
+  subreaper too: ``orphans_of(pid, started).sweep()`` there kills and reaps them (the
+  engines' tags start with the dead process's pid), so none outlives it, even one that
+  ignores end of input, nor stays a zombie.
 
 Which orphan is whose (several engines may run in one process): each engine is started
 with ``REFEREE_ENGINE_TAG=<tag>`` in its environment, which its descendants inherit.
@@ -174,8 +179,12 @@ class Strays:
     rules give to this engine; everything below a stray is killed with it.
     """
 
-    def __init__(self, tag: str, group: int, started: int | None = None) -> None:
+    def __init__(
+        self, tag: str, group: int, started: int | None = None, *, prefix: bool = False
+    ) -> None:
         self.marker = f"{TAG_VARIABLE}={tag}".encode()
+        self.prefix = prefix
+        """Whether a tag that starts with ``tag`` is the engine's too (``orphans_of``)."""
         self.group = group
         self.started = started
         """The engine's start time (``start_time``); None: untagged orphans are left alone."""
@@ -189,7 +198,7 @@ class Strays:
         if pid in _watched:
             return False
         tag = _tag(pid)
-        if tag == self.marker:
+        if tag == self.marker or (self.prefix and tag is not None and tag.startswith(self.marker)):
             return True
         stat = _stat(pid)
         if stat is None:
@@ -248,3 +257,13 @@ class Strays:
             if done:
                 self.pending.discard(pid)
         return bool(self.pending) or bool(killed) or self.deferred
+
+
+def orphans_of(pid: int, started: int | None) -> Strays:
+    """The strays of a dead child process ``pid`` that hosted engines (a tournament worker),
+    started at ``started`` (``start_time``): its engines, which carry tags it made
+    (``new_tag``: they start with its pid), whatever was in its process group, and, by
+    rule 3, untagged orphans of other sessions born since it started (its engines that
+    died as orphans are such zombies). They come back to us only if we are a subreaper
+    (``become_subreaper``) when it dies."""
+    return Strays(f"{pid}.", pid, started, prefix=True)

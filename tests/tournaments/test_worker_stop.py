@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 from dataclasses import replace
@@ -129,3 +132,54 @@ def test_line_reader_refuses_a_line_over_the_message_limit() -> None:
 
     with pytest.raises(WorkerError, match="worker message too long"):
         trio.run(main)
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
+            found += [int(word) for word in f.read().split()]
+    return found
+
+
+def test_the_engines_of_a_killed_worker_are_killed_and_reaped(tmp_path: Path) -> None:
+    # An engine that ignores end of input, quit and SIGTERM, thinking in the middle of
+    # a game when its worker is killed: reparented to the runner (a subreaper), which
+    # kills it and reaps it and its partner, so neither survives nor stays a zombie.
+    hang = f"{sys.executable} -m bots faulty --mode ignore-quit --slow 600000 --at 0"
+    config = parse_config(
+        {"game": "trike", "games": 1, "tc": "600+1", "start_timeout": 30,
+         "entrants": [{"name": "hang", "command": hang}, {"command": "random"}]},
+        "test",
+    )  # fmt: skip
+    setup = Plan.from_config(config, "test").slot_setup(None)
+    engines: list[int] = []
+
+    async def main() -> None:
+        async with open_workers(setup, [1]) as slots:
+            worker = slots[0]._worker.process
+            async with trio.open_nursery() as nursery:
+
+                async def play() -> None:
+                    with pytest.raises(WorkerError, match="stopped unexpectedly"):
+                        await slots[0].play(Job(number=1, round=1, block=0, table=(0, 1), seed=7))
+
+                nursery.start_soon(play)
+                with trio.fail_after(60):
+                    while len(_children(worker.pid)) < 2:  # both engines of the game
+                        await trio.sleep(0.05)
+                engines.extend(_children(worker.pid))
+                os.kill(worker.pid, signal.SIGKILL)
+
+    try:
+        trio.run(main)
+        # Gone from /proc: killed, and reaped by us (this process ran the worker).
+        assert [pid for pid in engines if os.path.exists(f"/proc/{pid}")] == []
+    finally:
+        for pid in engines:  # never leave a hanging engine behind a failed test
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -21,6 +21,11 @@ at once, its engines get ``quit`` and then their process groups are killed. Then
 exits. So a worker never outlives the runner, even one killed with SIGKILL. Workers
 run in their own process group: Ctrl+C reaches only the runner, which then closes
 their input.
+
+The runner is a child subreaper (``protocol.reaper``) while it has workers: when one
+dies without stopping its engines (killed, crashed), they are reparented to the runner,
+which kills and reaps them (``reaper.orphans_of``) as soon as it sees the worker gone,
+so no engine of a dead worker outlives it, or stays a zombie while the runner lives.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from typing import Any
 
 import trio
 
+from protocol import reaper
 from protocol.errors import ProtocolViolation
 from protocol.lines import LineBuffer
 from tournaments.event.jobs import Job, SlotSetup
@@ -51,6 +57,10 @@ MAX_MESSAGE_BYTES = 64 << 20
 """Longest JSON line accepted either way (a record with its transcript-free fields)."""
 STOP_GRACE = 15.0
 """Seconds a worker gets to stop its engines after its input closes, before SIGTERM."""
+ORPHAN_SWEEP = 5.0
+"""Seconds the runner spends at most killing and reaping a dead worker's orphans."""
+ORPHAN_POLL = 0.01
+"""Seconds between two sweeps for them."""
 
 
 class WorkerError(RuntimeError):
@@ -221,6 +231,8 @@ class _Worker:
         self.failure: str | None = None
         self.dead: WorkerError | None = None
         self.cpu: tuple[float, float] = (0.0, 0.0)
+        self.started = reaper.start_time(process.pid)
+        """When the process started (``reaper.start_time``), to tell its orphans."""
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.write_lock:
@@ -258,6 +270,8 @@ class _Worker:
             self.done.set()
         with trio.move_on_after(1.0):
             await self.process.wait()
+        if self.process.returncode is not None:  # its engines are ours now: end them
+            await reap_orphans(self.process.pid, self.started)
         error = WorkerError(self.describe_failure())
         self.ready.set()
         self.dead = error
@@ -306,6 +320,17 @@ class WorkerSlot:
         if isinstance(result, BaseException):
             raise result
         return result
+
+
+async def reap_orphans(pid: int, started: int | None) -> None:
+    """Kill and reap what the dead worker ``pid`` left (``reaper.orphans_of``): sweep
+    until none is left, for at most ``ORPHAN_SWEEP`` seconds."""
+    strays = reaper.orphans_of(pid, started)
+    with trio.CancelScope(shield=True):
+        for _ in range(round(ORPHAN_SWEEP / ORPHAN_POLL)):
+            if not strays.sweep():
+                return
+            await trio.sleep(ORPHAN_POLL)  # dying orphans: no event tells us, so poll
 
 
 async def _stop(process: trio.Process, stdin: trio.abc.SendStream) -> None:
@@ -357,6 +382,7 @@ async def open_workers(
     """
     command = worker_command()
     environment = worker_environment()
+    reaper.become_subreaper()  # a dead worker's engines come back to us, to be ended
     async with trio.open_nursery() as nursery:
         workers: list[_Worker] = []
         try:
@@ -382,6 +408,8 @@ async def open_workers(
                 async with trio.open_nursery() as stoppers:
                     for worker in workers:
                         stoppers.start_soon(_stop, worker.process, worker.stdin)
+                for worker in workers:  # a worker killed at the end left its engines
+                    await reap_orphans(worker.process.pid, worker.started)
                 # Let the readers take the workers' last words (their CPU times).
                 with trio.move_on_after(1.0):
                     for worker in workers:
