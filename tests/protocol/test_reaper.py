@@ -162,3 +162,26 @@ def test_each_engine_s_stop_takes_its_own_strays_and_no_older_process() -> None:
         for pid in live_with(marker):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_orphans_of_a_dead_process_are_told_by_the_pid_prefix_of_their_tags() -> None:
+    # Tags are "<pid of the process that started the engine>.<n>.<random>": the strays
+    # of dead process 4242 are tagged "4242.…", never "42420.…" (another process's).
+    mine = subprocess.Popen(["sleep", "30"], env={**os.environ, reaper.TAG_VARIABLE: "4242.7.a"})
+    other = subprocess.Popen(["sleep", "30"], env={**os.environ, reaper.TAG_VARIABLE: "42420.1.c"})
+    try:
+        strays = reaper.orphans_of(4242, None)
+        assert strays._ours(mine.pid)
+        assert not strays._ours(other.pid)
+        assert not reaper.Strays("4242.", 4242, None)._ours(mine.pid)  # exact tags only
+        for _ in range(1000):  # killed, then reaped by the sweep itself
+            if not strays.sweep():
+                break
+            time.sleep(0.01)
+        assert not os.path.exists(f"/proc/{mine.pid}")
+        assert other.poll() is None
+    finally:
+        for process in (mine, other):
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            process.wait()
