@@ -200,3 +200,28 @@ def test_the_live_pages_finished_games_are_game_finished_events(tmp_path: Path) 
     for data in finished:
         event = stream.parse_event(json.dumps({k: v for k, v in data.items() if k != "html"}))
         assert event.type == "game_finished" and f"Game {event.number} " in data["html"]
+
+
+def test_a_stream_that_cannot_be_written_stops_and_the_run_goes_on(tmp_path: Path) -> None:
+    class Broken(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    log = EventLog(Broken())
+    plan = _plan()
+    result = trio.run(
+        lambda: run_tournament(plan, tmp_path / "t", factory=bot_factory(), workers=0, events=log)
+    )
+    assert result.complete and result.done == 6
+    assert log.error is not None and "Broken pipe" in log.error
+
+
+def test_an_events_file_that_cannot_be_opened_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = cli(
+        capsys, "tournament", "--game", "trike", "-e", "random", "-e", "greedy",
+        "--events", str(tmp_path / "missing" / "e.jsonl"), "--out", str(tmp_path / "t"),
+    )  # fmt: skip
+    assert code == 2 and err.startswith("referee: error: cannot open --events ")
+    assert len(err.strip().splitlines()) == 1
