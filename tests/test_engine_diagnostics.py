@@ -18,6 +18,7 @@ import pytest
 
 from referee.record import parse_records, read_records
 from tests.clirun import run_referee
+from tournaments.play.errors import VOID_ATTEMPTS
 
 FATAL = "fatal: cannot open weights.bin"
 FAULTY = f"{sys.executable} -m bots faulty --stderr '{FATAL}'"
@@ -47,7 +48,17 @@ def test_play_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path) -> N
     )  # fmt: skip
     console = done.stdout + done.stderr
     assert FATAL in console, console
-    [reason] = reasons(tmp_path / "g.tgn")
+    if engine == AT_HANDSHAKE:
+        # Void every time (VOID_ATTEMPTS): never written to the record file, the match
+        # stops with one line; each attempt's console line carries the reason.
+        assert done.returncode == 2 and "no game could be played" in done.stderr, console
+        assert reasons(tmp_path / "g.tgn") == []
+        attempts = [line for line in done.stdout.splitlines() if line.startswith("Game 1/1 ")]
+        assert len(attempts) == VOID_ATTEMPTS, console
+        reason = attempts[0]
+    else:
+        assert done.returncode == 0, console
+        [reason] = reasons(tmp_path / "g.tgn")
     assert f"its stderr ended with: '{FATAL}'" in reason
     assert "last protocol lines: " in reason
     paths = transcript_paths(console, tmp_path)

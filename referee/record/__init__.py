@@ -29,6 +29,7 @@ from referee.record.stream import read_records
 from referee.record.write import (
     LINE_WIDTH,
     append_record,
+    append_text,
     build_record,
     format_record,
     sync_file,
@@ -48,6 +49,7 @@ __all__ = [
     "RecordSyntaxError",
     "TagError",
     "append_record",
+    "append_text",
     "build_record",
     "check_move_text",
     "check_tags",

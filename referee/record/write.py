@@ -128,7 +128,16 @@ def append_record(path: str | os.PathLike[str], record: GameRecord, *, fsync: bo
 
     :raises OSError: the file cannot be opened or written.
     """
-    data = format_record(record).encode("utf-8")
+    append_text(path, format_record(record), fsync=fsync)
+
+
+def append_text(path: str | os.PathLike[str], text: str, *, fsync: bool = True) -> None:
+    """``append_record`` of records already formatted (``format_record``: one or more
+    games' text, each ending with its blank line), in one write.
+
+    :raises OSError: the file cannot be opened or written.
+    """
+    data = text.encode("utf-8")
     flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
     fd = os.open(Path(path), flags, 0o644)
     try:

@@ -3,10 +3,11 @@
 Figures, not assertions: targets are compared by the person reading them.
 
 * match: a Trike match between two instances of one engine (the instant C engine
-  by default), engines reused, concurrency 1. Plies per second over the wall time
-  of the whole match, and the referee's own per-ply overhead: the time from the
-  arrival of one move to the writing of the next request (parse, validate, clock,
-  format), median and 99th percentile.
+  by default), engines reused, concurrency 1, through ``referee play``'s driver (the
+  tournament's slot, ``tournaments.runner.match``; no record file). Plies per second
+  over the wall time of the whole match (engine start-up included), and the referee's
+  own per-ply overhead: the time from the arrival of one move to the writing of the
+  next request (parse, validate, clock, format), median and 99th percentile.
 * tournament: a 2-entrant Trike tournament between two instances of one engine,
   through the tournament runner (journal synced per game, ``games.tgn``,
   transcripts, ``results.json``) at a given concurrency (worker processes by
@@ -20,7 +21,6 @@ Figures, not assertions: targets are compared by the person reading them.
 
 from __future__ import annotations
 
-import itertools
 import statistics
 import tempfile
 import time
@@ -29,11 +29,11 @@ from pathlib import Path
 
 import trio
 
-from referee.clock import TimeControl
-from referee.registry import make_game
 from tournaments.bench.rules import run_rules_benchmark
-from tournaments.event.engines import check_runnable, resolve_engine, unique_names
-from tournaments.play.match_runner import FinishedGame, MatchPlan, play_match
+from tournaments.event.config import parse_config
+from tournaments.event.plan import Plan
+from tournaments.runner.match import run_match
+from tournaments.runner.run import run_tournament
 
 MATCH_TARGET_PLIES_PER_SECOND = 4500
 TOURNAMENT_TARGETS = {2: 9000}
@@ -47,30 +47,36 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def bench_match(games: int, engine: str) -> dict[str, float]:
-    """Play the match and return plies/s and overhead figures (microseconds)."""
-    specs = unique_names([resolve_engine(engine), resolve_engine(engine)])
-    check_runnable(specs[0])
-    plan = MatchPlan(
-        game=make_game("trike"),
-        entrants=tuple(specs),
-        tc=TimeControl.parse("60+1"),
-        games=games,
-        seed=1,
-        out=None,
+def _plan(games: int, engine: str, concurrency: int, tc: str, workers: int | None) -> Plan:
+    """A 2-entrant Trike event of ``engine`` against itself."""
+    config = parse_config(
+        {
+            "event": "referee bench",
+            "game": "trike",
+            "games": games,
+            "tc": tc,
+            "concurrency": concurrency,
+            "workers": workers,
+            "entrants": [{"command": engine}, {"command": engine}],
+        },
+        "bench",
     )
+    return Plan.from_config(config, "bench")
+
+
+def bench_match(games: int, engine: str) -> dict[str, float]:
+    """Play the match (``referee play``'s driver, ``runner.match``: concurrency 1, no
+    worker, no record file) and return plies/s and overhead figures (microseconds)."""
+    plan = _plan(games, engine, 1, "60+1", 0)
     started = time.perf_counter()
-    finished: list[FinishedGame] = trio.run(play_match, plan)
+    result = trio.run(lambda: run_match(plan, None))
     wall = time.perf_counter() - started
-    plies = sum(len(g.result.moves) for g in finished)
-    overheads: list[float] = []
-    round_trips: list[float] = []
-    for game in finished:
-        moves = game.result.moves
-        round_trips.extend(m.elapsed for m in moves)
-        overheads.extend(b.sent_at - a.arrived_at for a, b in itertools.pairwise(moves))
+    played = result.played
+    plies = sum(r.plies for r in played)
+    overheads = [t for r in played for t in r.overheads]
+    round_trips = [t for r in played for t in r.round_trips]
     return {
-        "games": float(len(finished)),
+        "games": float(len(played)),
         "plies": float(plies),
         "wall_s": wall,
         "plies_per_s": plies / wall,
@@ -91,23 +97,7 @@ def bench_tournament(
 ) -> dict[str, float]:
     """Run a 2-entrant Trike tournament of ``engine`` against itself; return its figures
     (times in microseconds unless named ``_s``)."""
-    from tournaments.event.config import parse_config
-    from tournaments.event.plan import Plan
-    from tournaments.runner.run import run_tournament
-
-    config = parse_config(
-        {
-            "event": "referee bench",
-            "game": "trike",
-            "games": games,
-            "tc": tc,
-            "concurrency": concurrency,
-            "workers": workers,
-            "entrants": [{"command": engine}, {"command": engine}],
-        },
-        "bench",
-    )
-    plan = Plan.from_config(config, "bench")
+    plan = _plan(games, engine, concurrency, tc, workers)
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
         directory = out if out is not None else Path(tmp) / "tournament"
         result = trio.run(lambda: run_tournament(plan, directory))

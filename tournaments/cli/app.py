@@ -10,9 +10,7 @@ exception is a bug: its traceback and ``BUG_LINE``, exit status 1. ``--debug`` (
 from __future__ import annotations
 
 import os
-import tempfile
 import traceback
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -22,18 +20,18 @@ from tabulate import tabulate
 from bots.cbuild import BuildError
 from protocol.sandbox.host import SandboxUnavailable
 from protocol.spec import EngineSpec
-from referee.clock import DEFAULT_TC, TC_HELP, TimeControl, time_control
+from referee.clock import TC_HELP
 from referee.core import Game
 from referee.errors import RulesError, UserError
 from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
-from referee.record import RecordSyntaxError, sync_file
+from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
-from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from referee.version import VERSION
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.help_text import readable
+from tournaments.cli.play import check_appendable, match_entrants, match_plan, play_match
 from tournaments.cli.report import report_command
 from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
 from tournaments.cli.sandbox import (
@@ -50,12 +48,9 @@ from tournaments.cli.serve import serve_command
 from tournaments.cli.show import show_command
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament import standings_command, tournament_command
-from tournaments.event.engines import check_runnable, resolve_engine, unique_names
+from tournaments.event.engines import check_runnable, resolve_engine
 from tournaments.play.check_engine import check_engine
-from tournaments.play.features import check_features_now
-from tournaments.play.match_runner import FinishedGame, MatchPlan, play_match
 from tournaments.play.transcripts import MODES as TRANSCRIPT_MODES
-from tournaments.results.standings import has_game_points, standings, standings_table
 
 app = typer.Typer(
     name="referee",
@@ -142,48 +137,6 @@ def perft_command(
         typer.echo(f"{d} {perft(state, d)}")
 
 
-def _time_control(tc: str | None, movetime: int | None, margin_ms: int) -> TimeControl:
-    try:  # the one parser of a time control (referee.clock), as a config's tc
-        margin = margin_ms / 1000
-        names = ("--tc", "--movetime")
-        return time_control(tc, movetime, margin=margin, default=DEFAULT_TC, names=names)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-
-
-def _check_appendable(path: Path) -> None:
-    """Fail before the first game if records cannot be appended (and synced) to ``path``
-    (any writable file: a device such as ``/dev/null`` has nothing to sync)."""
-    try:
-        with open(path, "ab") as f:
-            sync_file(f.fileno())
-    except OSError as exc:
-        raise UserError(f"cannot write records to {path}: {exc.strerror or exc}") from None
-
-
-def _game_line(total: int, game: FinishedGame) -> str:
-    rec = game.record
-    vs = " vs ".join(game.seat_names)
-    score = f" [{rec.tag('Score')}]" if rec.tag("Score") else ""
-    reason = game.result.outcome.reason
-    line = (
-        f"Game {game.index + 1}/{total}: {vs}: {rec.result}{score} "
-        f"({game.result.outcome.termination.value}, {len(game.result.moves)} plies) {reason}"
-    )
-    outcome = game.result.outcome
-    if game.transcript is not None and (outcome.termination.is_forfeit or game.result.void):
-        line += f"\n  transcript of game {game.index + 1}: {game.transcript}"
-    return line
-
-
-def _play_transcript_path(out: Path | None) -> Path:
-    """Where ``play`` keeps transcripts: beside the record file (``games.tgn``:
-    ``games.transcripts.log``), else in the temporary folder, one file per run."""
-    if out is not None:
-        return out.with_name(out.stem + ".transcripts.log")
-    return Path(tempfile.gettempdir()) / f"referee-play-{os.getpid()}.transcripts.log"
-
-
 @app.command("play")
 def play_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
@@ -196,7 +149,8 @@ def play_command(
     margin: Annotated[int, typer.Option("--margin", help="Grace per move, ms.")] = 50,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 2,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, help="Seeds the games (the seed of game k is S+k).")
+        int,
+        typer.Option("--seed", min=0, help="Seeds the games and random openings."),
     ] = 1,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     out: Annotated[
@@ -230,70 +184,54 @@ def play_command(
             "(beside --out as NAME.transcripts.log, else in the temporary folder).",
         ),
     ] = "failures",
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", "-c", min=1, help="Games at once.")
+    ] = 1,
+    openings: Annotated[
+        Path | None,
+        typer.Option("--openings", help="File of start move sequences (one per line)."),
+    ] = None,
+    opening_plies: Annotated[
+        int | None, typer.Option("--opening-plies", min=0, help="Random opening plies.")
+    ] = None,
 ) -> None:
-    """Play GAMES games between the engines, seats rotated each game; print standings."""
+    """Play GAMES games between the engines, seats rotated each game; print standings.
+
+    The match is a one-encounter event played as a tournament's games are: a void game is
+    played again (3 times at most), records carry the same tags.
+    """
     if transcripts not in TRANSCRIPT_MODES:
         raise UserError(f"bad --transcripts {transcripts!r}: expected all, failures or none")
-    game = _game(game_name, option)
-    specs = unique_names([resolve_engine(text) for text in engine])
-    if nodes is not None or depth is not None:
-        specs = [replace(spec, nodes=nodes, depth=depth) for spec in specs]
-    for spec in specs:
-        check_runnable(spec)
-    game.check_players(len(specs))
-    rules = ScoreRules(
-        None if resign is None else ResignRule.parse(resign),
-        None if draw is None else DrawRule.parse(draw),
-    )
+    _game(game_name, option).check_players(len(engine))  # before the config: its own line
+    settings: dict[str, Any] = {
+        "game": game_name,
+        "games": games,
+        "seed": seed,
+        "tc": tc,
+        "movetime_ms": movetime,
+        "margin_ms": margin,
+        "concurrency": concurrency,
+        "transcripts": transcripts,
+        "options": parse_rule_options(option),
+    }
+    if openings is not None or opening_plies is not None:
+        section: dict[str, Any] = {"file": str(openings.resolve())} if openings else {}
+        if opening_plies is not None:
+            section["plies"] = opening_plies
+        settings["openings"] = section
     if out is not None:
-        _check_appendable(out)
-    limits = SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs)
-    specs = confine(specs, sandbox_mode(sandbox), [out] if out is not None else [], limits)
-    require_sandbox(specs)
-    check_features_now(specs)
-    plan = MatchPlan(
-        game=game,
-        entrants=tuple(specs),
-        tc=_time_control(tc, movetime, margin),
-        games=games,
-        seed=seed,
-        out=out,
+        check_appendable(out)
+    plan = match_plan(
+        {k: v for k, v in settings.items() if v is not None},
+        match_entrants(engine, nodes=nodes, depth=depth),
         max_plies=max_plies,
-        adjudication=rules or None,
-        transcripts=transcripts,
-        transcript_path=None if transcripts == "none" else _play_transcript_path(out),
+        resign=resign,
+        draw=draw,
+        sandbox=sandbox_mode(sandbox),
+        limits=SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs),
+        hidden=[out] if out is not None else [],
     )
-
-    done_games: list[FinishedGame] = []
-
-    def report(done: FinishedGame) -> None:
-        done_games.append(done)
-        if not quiet:
-            typer.echo(_game_line(games, done))
-
-    try:
-        finished = run_until_signalled(lambda: play_match(plan, report))
-    except KeyboardInterrupt:
-        saved = f"; they are in {out}" if out is not None and done_games else ""
-        count = len(done_games)
-        typer.echo(f"referee: interrupted after {count} finished game(s){saved}", err=True)
-        raise typer.Exit(130) from None
-    if finished and all(g.result.void for g in finished):
-        # Nothing was played (an engine that never starts): an error, not an empty table.
-        reason = finished[0].result.outcome.reason or "void"
-        kept = finished[0].transcript
-        where = f" (transcript: {kept})" if kept is not None else ""
-        raise UserError(f"no game could be played: {reason}{where}")
-    rows = standings(((g.seat_names, g.result.outcome) for g in finished), [s.name for s in specs])
-    with_points = has_game_points(g.result.outcome for g in finished)
-    headers, cells = standings_table(rows, game_points=with_points)
-    typer.echo("")
-    typer.echo(tabulate(cells, headers=headers))
-    voids = sum(1 for g in finished if g.result.void)
-    if voids:
-        typer.echo(f"{voids} void game(s) not scored")
-    if out is not None:
-        typer.echo(f"records appended to {out}")
+    play_match(plan, out, quiet=quiet)
 
 
 app.command("adjudicate")(adjudicate_command)

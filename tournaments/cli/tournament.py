@@ -23,7 +23,7 @@ import typer
 from referee.clock import TC_HELP
 from referee.score_rules import DrawRule, ResignRule
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
-from tournaments.cli.progress import ProgressDisplay
+from tournaments.cli.progress import ProgressDisplay, void_line
 from tournaments.cli.sandbox import (
     SandboxCpuOption,
     SandboxLimits,
@@ -647,12 +647,7 @@ def tournament_command(
             say("\nKnockout")
             say("\n".join(bracket_lines(knockout_state(plan, directory), plan.names)))
         if result.voids:
-            runner = (
-                f" ({result.runner_voids} because the runner itself was late)"
-                if result.runner_voids
-                else ""
-            )
-            say(f"{result.voids} void game(s) were played again{runner}")
+            say(void_line(result.voids, result.runner_voids))
         if result.sprt_decision is not None and summary.done < summary.info.total:
             say(f"stopped by the SPRT ({result.sprt_decision} accepted)")
         say(f"records in {directory / GAMES}")

@@ -131,6 +131,9 @@ class SlotSetup:
     keep_feed: bool = False
     """With ``live``: a finished game's feed is left for the runner's event stream
     (``--events``: ``runner.events`` reads and removes it)."""
+    transcript_file: str | None = None
+    """The one file every slot appends its transcripts to instead of ``out``'s ``logs/``
+    (``referee play``'s ``NAME.transcripts.log``), or None."""
 
     def seat_controls(self, table: tuple[int, ...]) -> tuple[TimeControl, ...]:
         """The time control of each seat of a game whose seats hold ``table``'s entrants."""
@@ -174,6 +177,7 @@ class SlotSetup:
             "wait": self.wait,
             "feed_moves": self.feed_moves,
             "keep_feed": self.keep_feed,
+            "transcript_file": self.transcript_file,
         }
 
     @classmethod
@@ -213,4 +217,5 @@ class SlotSetup:
             tcs=tuple(_tc_from_json(tc) for tc in data.get("tcs", ())),
             feed_moves=bool(data.get("feed_moves", True)),
             keep_feed=bool(data.get("keep_feed", False)),
+            transcript_file=data.get("transcript_file"),
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from tournaments.event.engines import (
     check_runnable,
     check_sandbox_access,
     hide_each_other,
+    hide_path,
     resolve_engine,
 )
 from tournaments.event.jobs import Job, SlotSetup
@@ -302,6 +303,14 @@ class Plan:
             raise ConfigError(f"{source}: openings.plies: {exc}") from None
         return plan
 
+    def hiding(self, paths: Iterable[str | os.PathLike[str]]) -> Plan:
+        """This plan with ``paths`` (``referee play``'s record file) hidden from every
+        sandboxed entrant (``engines.hide_path``)."""
+        entrants = self.entrants
+        for path in paths:
+            entrants = tuple(hide_path(spec, path) for spec in entrants)
+        return replace(self, entrants=entrants)
+
     def static_fixtures(self, limit: int | None = None) -> list[Fixture]:
         """Every fixture of a round-robin or gauntlet schedule (``limit``: the first few).
 
@@ -361,10 +370,12 @@ class Plan:
         wait: float = 0.0,
         events: bool = False,
         event_moves: bool = False,
+        transcript_file: Path | None = None,
     ) -> SlotSetup:
         """What the game slots need (``live``: publish the games in play in ``out``;
         ``wait``: seconds each slot waits between its games; ``events``: publish them
-        for the runner's event stream too, with their moves if ``event_moves``)."""
+        for the runner's event stream too, with their moves if ``event_moves``;
+        ``transcript_file``: keep the transcripts there rather than in ``out/logs/``)."""
         config = self.config
         return SlotSetup(
             game=self.game.name,
@@ -383,4 +394,5 @@ class Plan:
             tcs=self.tcs,
             feed_moves=live or event_moves,
             keep_feed=events,
+            transcript_file=str(transcript_file) if transcript_file is not None else None,
         )

@@ -31,6 +31,8 @@ class VoidTally:
 
     voids: int = 0
     runner_voids: int = 0
+    resumable: bool = True
+    """The stop error says to resume (a tournament), else only what to fix (``play``)."""
 
     def count(self, number: int, report: GameReport) -> TournamentError | None:
         """Count ``report`` (a void of game ``number``); the error that stops the
@@ -43,13 +45,15 @@ class VoidTally:
             return TournamentError(
                 f"game {number} was void {RUNNER_VOID_ATTEMPTS} times because"
                 f" the runner itself was late ({report.outcome.reason}); lower"
-                " the concurrency or unload the machine, and resume"
+                " the concurrency or unload the machine"
+                + (", and resume" if self.resumable else "")
             )
         self.voids += 1
         if self.voids < VOID_ATTEMPTS:
             return None
         return TournamentError(
             f"game {number} was void {VOID_ATTEMPTS} times "
-            f"({report.outcome.reason}); fix the engine and resume"
+            f"({report.outcome.reason}); fix the engine"
+            + (" and resume" if self.resumable else "")
             + (f" (transcript: {report.transcript})" if report.transcript else "")
         )

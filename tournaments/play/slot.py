@@ -7,9 +7,11 @@ by itself after a failure); when more entrants pass through than ``cache_size``,
 the least recently used player is closed. So engines are started per seat of a
 slot and reused across that slot's games, as fastchess does.
 
-For each game the slot builds the ``.tgn`` record, writes the engines' transcripts
-of that game to its process's store in ``logs/`` (``play.transcripts``, per the
-``transcripts`` setting), and returns a
+The slot is the only code that plays a game for a command: ``referee tournament``
+and ``referee play`` (``tournaments.runner``) both hand it jobs. For each game it builds
+the ``.tgn`` record (``game_tags``: the one list of a record's tags), writes the engines'
+transcripts of that game to its process's store in ``logs/``, or to ``play``'s one
+transcript file (``play.transcripts``, per the ``transcripts`` setting), and returns a
 ``GameReport``: the only thing that travels back to the runner.
 """
 
@@ -95,6 +97,8 @@ class Slot:
         self.shared_loop = shared_loop
         """Other slots play in this event loop: file writes go to a thread."""
         self.game = setup.make_game()
+        self._store = transcripts.store_of(setup.out, setup.transcript_file)
+        """Where this slot's kept transcripts go (this process's store), or None."""
         self._factory = factory
         self._cache_size = max(cache_size, setup.players)
         self._cache: OrderedDict[int, _Cached] = OrderedDict()
@@ -143,8 +147,10 @@ class Slot:
         self, entrant: int, *, task_status: trio.TaskStatus[_Cached] = trio.TASK_STATUS_IGNORED
     ) -> None:
         cached = _Cached()
-        # A sandboxed engine never sees the output directory (records, journal, logs).
+        # A sandboxed engine never sees the output directory (records, journal, logs)
+        # nor the transcript file.
         spec = hide_path(self.setup.entrants[entrant], self.setup.out)
+        spec = hide_path(spec, self.setup.transcript_file)
         try:
             async with self._factory(spec, cached.ended.append) as player:
                 cached.player = player
@@ -209,18 +215,17 @@ class Slot:
                 feed.keep()  # for the runner's event stream: it removes the file
         record = self._record(job, names, result)
         kept = ""
-        if setup.out is not None and transcripts.wanted(
-            setup.transcripts, result.outcome.termination
-        ):
+        store = self._store
+        if store is not None and transcripts.wanted(setup.transcripts, result.outcome.termination):
             text = self._transcript(job, names, result, seats, before)
-            out, rotate = Path(setup.out), setup.transcripts == "all"
+            rotate = setup.transcripts == "all"
             if self.shared_loop:  # a slow disk must not hold up other slots' games
                 await trio.to_thread.run_sync(
-                    functools.partial(transcripts.append, out, text, rotate=rotate)
+                    functools.partial(transcripts.append_file, store, text, rotate=rotate)
                 )
             else:
-                transcripts.append(out, text, rotate=rotate)
-            kept = str(transcripts.store_path(out))
+                transcripts.append_file(store, text, rotate=rotate)
+            kept = str(store)
         moves = result.moves
         return GameReport(
             number=job.number,
@@ -238,23 +243,11 @@ class Slot:
         )
 
     def _record(self, job: Job, names: Sequence[str], result: GameResult) -> str:
-        setup = self.setup
-        tags = [
-            ("Event", setup.event),
-            ("Round", str(job.round)),
-            ("GameNumber", str(job.number)),
-            ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
-            *clock_tags(setup.seat_controls(job.table)),
-            ("Seed", str(job.seed)),
-        ]
-        if job.opening:
-            tags.append(("Opening", " ".join(job.opening)))
-        if setup.adjudication:
-            tags.append((ADJUDICATION_TAG, setup.adjudication.tag_text()))
         moves = [
             MoveEntry(m.text, timing_comment(m.elapsed, m.remaining, m.search))
             for m in result.moves
         ]
+        tags = game_tags(self.setup, job)
         record = build_record(self.game, list(names), moves, result.outcome, tags, start=job.start)
         return format_record(record)
 
@@ -272,6 +265,26 @@ class Slot:
             for cached, (old, mark) in zip(seats, before, strict=True)
         ]
         return transcripts.game_block(job.number, job.round, names, result.outcome, texts)
+
+
+def game_tags(setup: SlotSetup, job: Job) -> list[tuple[str, str]]:
+    """The event's tags of one game's record, the same for every command that plays
+    games (``build_record`` adds the game's own: ``Game``, seats, result, termination):
+    ``Round`` is the job's round of the schedule, ``GameNumber`` its number in the
+    event, ``Opening`` its opening moves (when it has one)."""
+    tags = [
+        ("Event", setup.event),
+        ("Round", str(job.round)),
+        ("GameNumber", str(job.number)),
+        ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
+        *clock_tags(setup.seat_controls(job.table)),
+        ("Seed", str(job.seed)),
+    ]
+    if job.opening:
+        tags.append(("Opening", " ".join(job.opening)))
+    if setup.adjudication:
+        tags.append((ADJUDICATION_TAG, setup.adjudication.tag_text()))
+    return tags
 
 
 async def _release(cached: _Cached) -> None:

@@ -15,8 +15,10 @@ the full file becomes ``transcripts-<pid>.old.log`` (replacing an older one), so
 keeps at most the last 2 × 64 MiB of transcripts per process; failures alone are never
 rotated away. ``read_transcript`` finds one game's blocks; ``blocks_after`` reads the
 blocks appended since an offset (the cluster task sends each game's block home).
-``game_block`` makes a block (the tournament's slots and ``referee play`` share it);
-``append_file`` appends one to a named file (``referee play``'s store).
+``game_block`` makes a block; ``store_of`` says where a slot appends it: its process's
+store in the event directory, or the one named file of ``referee play``
+(``NAME.transcripts.log``, which every slot and worker process appends to, a block per
+``os.write`` on ``O_APPEND``, so blocks never interleave there either).
 """
 
 from __future__ import annotations
@@ -55,6 +57,14 @@ def wanted(mode: str, termination: Termination) -> bool:
 def store_path(out: Path, pid: int | None = None) -> Path:
     """This process's store in event directory ``out``."""
     return out / LOGS_DIR / f"transcripts-{os.getpid() if pid is None else pid}.log"
+
+
+def store_of(out: str | None, file: str | None) -> Path | None:
+    """Where this process appends its games' blocks: ``file`` when given (``referee
+    play``), else its store in event directory ``out``; None for neither (none kept)."""
+    if file is not None:
+        return Path(file)
+    return store_path(Path(out)) if out is not None else None
 
 
 _lock = threading.Lock()  # slots of one loop write from threads; rotation must not race

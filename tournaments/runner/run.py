@@ -34,9 +34,8 @@ SIGHUP, even SIGKILL) loses at most the games in flight.
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,7 +54,7 @@ from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.runner.events import EventLog
 from tournaments.runner.phases import knockout_state, phases
 from tournaments.runner.records import Recorder, ResultsFile
-from tournaments.runner.slots import default_workers, open_games
+from tournaments.runner.slots import open_games, slot_counts, unwrapped
 from tournaments.runner.tally import Tally
 
 RESULTS_INTERVAL = 2.0
@@ -172,11 +171,7 @@ async def run_tournament(
     :raises TournamentError: a game stayed void, or a worker failed.
     :raises tournaments.cluster.client.ClusterError: the cluster cannot be used or was lost.
     """
-    concurrency = concurrency if concurrency is not None else plan.config.concurrency
-    if workers is None:
-        workers = plan.config.workers
-    if workers is None:
-        workers = 0 if factory is not None else default_workers(concurrency)
+    concurrency, workers = slot_counts(plan, concurrency, workers, factory)
     # On a cluster (``[cluster] address``) no game runs in this process either.
     plays_here = workers == 0 and plan.config.cluster.address is None
     info = EventInfo.from_plan(plan)
@@ -212,7 +207,7 @@ async def run_tournament(
         cpu_start = cpu_times()
         try:
             async with (
-                _unwrapped(),
+                unwrapped(),
                 open_games(
                     plan,
                     out,
@@ -362,25 +357,3 @@ def _events_end(
             winner=winner,
         )
     )
-
-
-def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
-    found: list[BaseException] = []
-    for error in group.exceptions:
-        if isinstance(error, BaseExceptionGroup):
-            found += _leaves(error)
-        else:
-            found.append(error)
-    return found
-
-
-@contextlib.asynccontextmanager
-async def _unwrapped() -> AsyncIterator[None]:
-    """Raise the one real error of an exception group bare (one-line errors reach users)."""
-    try:
-        yield
-    except BaseExceptionGroup as group:
-        leaves = [e for e in _leaves(group) if not isinstance(e, trio.Cancelled)]
-        if len(leaves) == 1:
-            raise leaves[0] from None
-        raise

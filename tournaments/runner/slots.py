@@ -39,6 +39,19 @@ def default_workers(concurrency: int) -> int:
     return min(concurrency, os.cpu_count() or 1)
 
 
+def slot_counts(
+    plan: Plan, concurrency: int | None, workers: int | None, factory: PlayerFactory | None
+) -> tuple[int, int]:
+    """Games at once and worker processes of a run: as given, else the plan's config,
+    else no workers for in-process players (``factory``) and ``default_workers``."""
+    concurrency = concurrency if concurrency is not None else plan.config.concurrency
+    if workers is None:
+        workers = plan.config.workers
+    if workers is None:
+        workers = 0 if factory is not None else default_workers(concurrency)
+    return concurrency, workers
+
+
 @contextlib.asynccontextmanager
 async def open_slots(
     setup: SlotSetup,
@@ -124,17 +137,25 @@ async def play_all(
     jobs: Iterable[Job],
     submit: Callable[[GameReport], None],
     ready: Ready,
+    *,
+    resumable: bool = True,
 ) -> None:
     """Play ``jobs`` on the slots (each slot takes the next job when free; a slot with
     a ``depth`` of 2 holds a second job in its queue). ``jobs`` is taken one at a time,
     as slots come free, and only once ``ready`` returns: a generator of a million jobs
-    is never held whole, and reports never pile up faster than they are recorded."""
+    is never held whole, and reports never pile up faster than they are recorded.
+
+    A void game is submitted and played again while ``VoidTally`` allows (``resumable``:
+    its stop error says to resume).
+
+    :raises TournamentError: a game stayed void.
+    """
     send, receive = trio.open_memory_channel[Job](0)
 
     async def drive(slot: GameSlot, queue: trio.MemoryReceiveChannel[Job]) -> None:
         async with queue:
             async for job in queue:
-                tally = VoidTally()
+                tally = VoidTally(resumable=resumable)
                 while True:
                     report = await slot.play(job)
                     submit(report)
@@ -152,3 +173,25 @@ async def play_all(
             for job in jobs:
                 await ready()
                 await send.send(job)
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for error in group.exceptions:
+        if isinstance(error, BaseExceptionGroup):
+            found += _leaves(error)
+        else:
+            found.append(error)
+    return found
+
+
+@contextlib.asynccontextmanager
+async def unwrapped() -> AsyncIterator[None]:
+    """Raise the one real error of an exception group bare (one-line errors reach users)."""
+    try:
+        yield
+    except BaseExceptionGroup as group:
+        leaves = [e for e in _leaves(group) if not isinstance(e, trio.Cancelled)]
+        if len(leaves) == 1:
+            raise leaves[0] from None
+        raise

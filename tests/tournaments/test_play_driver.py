@@ -1,0 +1,190 @@
+"""``referee play`` runs on the tournament's driver (issue 24, "One driver").
+
+In-process players (``tests.tournaments.local``) for the cheap checks: the same games
+give the same records under ``play`` and ``tournament`` (the same tag set, the same
+``Round``, ``GameNumber`` and ``Opening``); an openings file; concurrency; a void game is
+played again and never written to the record file. The console script for what only a
+real run shows: ``play --concurrency 2`` on worker processes, with an openings file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from protocol.errors import EngineStartError
+from protocol.spec import EngineSpec
+from referee.adjudicate_stream import adjudicate_file
+from referee.players import Player
+from referee.record import GameRecord, read_records
+from tests.clirun import run_referee
+from tests.tournaments.local import bot_factory
+from tournaments.cli.play import match_entrants, match_plan
+from tournaments.event.config import parse_config
+from tournaments.event.plan import Plan
+from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
+from tournaments.play.journal import GAMES
+from tournaments.play.slot import PlayerFactory, TranscriptSink
+from tournaments.runner.match import MatchResult, run_match
+from tournaments.runner.run import run_tournament
+
+ENGINES = ["random --seed 1", "greedy --seed 2"]
+OPENINGS = "i1 i3\ni2 h2\n"
+"""Two Trike openings (legal from the start: the first seat's pawn, then a checker)."""
+
+
+def plan_of(**settings: Any) -> Plan:
+    """``play``'s own plan of a match between ``ENGINES`` (``cli.play.match_plan``)."""
+    base: dict[str, Any] = {"game": "trike", "games": 4, "seed": 7}
+    return match_plan(
+        {**base, **settings},
+        match_entrants(ENGINES, nodes=None, depth=None),
+        max_plies=1000,
+        resign=None,
+        draw=None,
+        sandbox=None,
+        hidden=[],
+    )
+
+
+def play(plan: Plan, out: Path, **kwargs: Any) -> MatchResult:
+    kwargs.setdefault("factory", bot_factory())
+    result: MatchResult = trio.run(lambda: run_match(plan, out, **kwargs))
+    return result
+
+
+def without_run_tags(record: GameRecord) -> list[tuple[str, str]]:
+    """A record's tags without those that differ between two runs of the same games."""
+    return [(k, v) for k, v in record.tags if k not in ("Event", "Date")]
+
+
+def moves(record: GameRecord) -> list[str]:
+    return [move.text for move in record.moves]
+
+
+def test_play_and_tournament_records_of_the_same_games_are_the_same(tmp_path: Path) -> None:
+    settings: dict[str, Any] = {"openings": {"plies": 2}}
+    play(plan_of(**settings), tmp_path / "play.tgn")
+    config = parse_config(
+        {
+            "game": "trike",
+            "games": 4,
+            "seed": 7,
+            "entrants": [{"command": text} for text in ENGINES],
+            **settings,
+        },
+        "test",
+    )
+    trio.run(
+        lambda: run_tournament(
+            Plan.from_config(config, "test"), tmp_path / "ev", factory=bot_factory()
+        )
+    )
+    played = read_records(tmp_path / "play.tgn")
+    toured = read_records(tmp_path / "ev" / GAMES)
+    assert len(played) == len(toured) == 4
+    for mine, theirs in zip(played, toured, strict=True):
+        assert [k for k, _ in mine.tags] == [k for k, _ in theirs.tags]
+        assert without_run_tags(mine) == without_run_tags(theirs)
+        assert moves(mine) == moves(theirs)
+    assert {r.tag("Event") for r in played} == {"referee match"}
+    assert [r.tag("GameNumber") for r in played] == ["1", "2", "3", "4"]
+    assert [r.tag("Round") for r in played] == ["1", "1", "2", "2"]
+    assert all(r.tag("Opening") for r in played)
+    # Seats rotate game by game, the opening changes once both seats have had it.
+    assert [(r.tag("Seat1"), r.tag("Seat2")) for r in played[:2]] == [
+        ("random", "greedy"),
+        ("greedy", "random"),
+    ]
+    assert played[0].tag("Opening") == played[1].tag("Opening") != played[2].tag("Opening")
+
+
+def test_play_takes_its_openings_from_a_file(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(OPENINGS)
+    result = play(plan_of(openings={"file": str(book)}), tmp_path / "g.tgn", concurrency=2)
+    assert result.played_count == 4 and result.voids == 0
+    records = read_records(tmp_path / "g.tgn")
+    by_number = {r.tag("GameNumber"): r.tag("Opening") for r in records}
+    assert by_number == {"1": "i1 i3", "2": "i1 i3", "3": "i2 h2", "4": "i2 h2"}
+    assert all(r.start for r in records)  # each game starts after its opening
+    assert all(verdict.confirmed for verdict in adjudicate_file(tmp_path / "g.tgn"))
+
+
+def _failing_starts(failures: int) -> PlayerFactory:
+    """In-process players whose first ``failures`` game starts fail (a void game)."""
+    inner = bot_factory()
+    left = [failures]
+
+    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
+        @contextlib.asynccontextmanager
+        async def open_player() -> AsyncIterator[Player]:
+            async with inner(spec, sink) as player:
+                original = player.start_game
+
+                async def start_game(setup: Any) -> None:
+                    if left[0] > 0:
+                        left[0] -= 1
+                        raise EngineStartError(f"{spec.name}: cannot start")
+                    await original(setup)
+
+                player.start_game = start_game  # type: ignore[method-assign]
+                yield player
+
+        return open_player()
+
+    return factory
+
+
+def test_a_void_game_is_played_again_and_never_recorded(tmp_path: Path) -> None:
+    seen: list[tuple[int, bool]] = []
+    out = tmp_path / "g.tgn"
+    result = play(
+        plan_of(),
+        out,
+        factory=_failing_starts(VOID_ATTEMPTS - 1),
+        on_game=lambda report: seen.append((report.number, report.void)),
+    )
+    assert result.voids == VOID_ATTEMPTS - 1 and result.played_count == 4
+    assert seen[: VOID_ATTEMPTS - 1] == [(1, True)] * (VOID_ATTEMPTS - 1)
+    assert [number for number, void in seen if not void] == [1, 2, 3, 4]
+    records = read_records(out)
+    assert [r.tag("GameNumber") for r in records] == ["1", "2", "3", "4"]
+    assert "void" not in {r.tag("Termination") for r in records}
+
+
+def test_a_game_void_every_time_stops_the_match_with_the_games_before_it(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "g.tgn"
+    with pytest.raises(TournamentError, match=f"game 1 was void {VOID_ATTEMPTS} times") as info:
+        play(plan_of(), out, factory=_failing_starts(100))
+    assert "resume" not in str(info.value)  # a match has nothing to resume
+    assert not out.exists() or read_records(out) == []
+
+
+@pytest.mark.processes
+def test_play_at_concurrency_2_on_worker_processes_with_an_openings_file(tmp_path: Path) -> None:
+    (tmp_path / "book.txt").write_text(OPENINGS)
+    done = run_referee(
+        "play", "trike", "-e", "random", "-e", "greedy", "--games", "4", "--concurrency", "2",
+        "--openings", "book.txt", "--tc", "inf", "--out", "g.tgn", "--transcripts", "all",
+        cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = re.findall(r"^Game (\d)/4 \(round (\d)\)", done.stdout, re.MULTILINE)
+    assert sorted(lines) == [("1", "1"), ("2", "1"), ("3", "2"), ("4", "2")]
+    records = read_records(tmp_path / "g.tgn")
+    assert sorted(r.tag("GameNumber") or "" for r in records) == ["1", "2", "3", "4"]
+    assert {r.tag("Opening") for r in records} == {"i1 i3", "i2 h2"}
+    assert all(verdict.confirmed for verdict in adjudicate_file(tmp_path / "g.tgn"))
+    # Both worker processes kept their games' transcripts in play's one file.
+    text = (tmp_path / "g.transcripts.log").read_text()
+    assert sorted(re.findall(r"^# game (\d),", text, re.MULTILINE)) == ["1", "2", "3", "4"]
