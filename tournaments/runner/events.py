@@ -59,10 +59,14 @@ class EventLog:
 
     def emit(self, event: dict[str, Any]) -> None:
         """Write one event (nothing once the stream has failed)."""
-        if self.error is not None:
+        self._write(stream.encode(event))
+
+    def _write(self, text: str) -> None:
+        """Write event lines and flush once (a game's moves go out as one write)."""
+        if self.error is not None or not text:
             return
         try:
-            self.out.write(stream.encode(event))
+            self.out.write(text)
             self.out.flush()
         except (OSError, ValueError) as exc:  # ValueError: a closed file
             self.error = str(exc) or type(exc).__name__
@@ -102,8 +106,7 @@ class EventLog:
         if read.header is not None and read.header.get("type") == "game_started":
             self.emit(read.header)
         if self.moves:
-            for move in read.moves:
-                self.emit(move)
+            self._write("".join(map(stream.encode, read.moves)))
 
     async def follow(self) -> None:
         """Read the feeds every ``FOLLOW_INTERVAL`` seconds, until cancelled."""
