@@ -6,7 +6,7 @@ passant ``Bb4-Ba3`` are written as any other ``FROM-TO``) or need a long and luc
 (a liberation, a deferred exchange). Each ``SpecialHistory`` below is a fixed sequence of
 moves from the initial position whose last move is one such move; the sequences were
 found by search with the rules and are checked against the rules by the test suite
-(``tests/test_check_coverage.py``: every move legal, the last one of the kind it is
+(``tests/test_check_special_histories.py``: every move legal, the last one of the kind it is
 named for). They are data, not code: a rules change that breaks one fails that test.
 """
 
