@@ -275,3 +275,16 @@ def test_a_stopped_run_ends_its_stream_with_an_incomplete_finish(tmp_path: Path)
     assert last.type == "tournament_finished" and not last.complete
     finished = [e for e in events if e.type == "game_finished"]
     assert last.done == len(finished) == 3
+
+
+def test_feeds_an_earlier_run_left_are_removed_when_a_run_starts(tmp_path: Path) -> None:
+    plan = _plan()
+    out = tmp_path / "t"
+    trio.run(lambda: run_tournament(plan, out, factory=bot_factory(), workers=0))
+    stale = out / LIVE_DIR / "game-000003-999-1.jsonl"  # as a killed run leaves it
+    stale.parent.mkdir(exist_ok=True)
+    stale.write_text('{"v":1,"type":"game_started","number":3}\n')
+    other = out / LIVE_DIR / "notes.txt"
+    other.write_text("not a feed")
+    trio.run(lambda: run_tournament(plan, out, factory=bot_factory(), workers=0, resume=True))
+    assert not stale.exists() and other.exists()

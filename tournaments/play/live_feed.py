@@ -48,6 +48,20 @@ def feed_path(out: Path, number: int) -> Path:
     return out / LIVE_DIR / f"game-{number:06d}-{os.getpid()}-{next(_ATTEMPTS)}.jsonl"
 
 
+def clear_feeds(out: Path) -> None:
+    """Remove the feeds an earlier run left in ``out`` (killed with games in play, or
+    before its event stream read a finished game's feed): no game of theirs is in play.
+    Called by the runner holding the directory's lock, before its first game."""
+    try:
+        names = os.listdir(out / LIVE_DIR)
+    except OSError:
+        return
+    for name in names:
+        if feed_number(name) is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(out / LIVE_DIR / name)
+
+
 def feed_number(name: str) -> int | None:
     """The game number of a live file's name, or None for another file."""
     if not (name.startswith("game-") and name.endswith(".jsonl")):

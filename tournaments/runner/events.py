@@ -72,12 +72,9 @@ class EventLog:
             self.error = str(exc) or type(exc).__name__
 
     def start(self, directory: Path, game: AnyGame) -> None:
-        """Follow the feeds of ``directory``; feeds left by an earlier run (stopped with
-        games in play) are removed: those games are played again."""
+        """Follow the feeds of ``directory`` (the runner has removed any an earlier run
+        left: ``live_feed.clear_feeds``)."""
         self.directory, self.game = directory, game
-        for name in self._names():
-            with contextlib.suppress(OSError):
-                os.unlink(directory / LIVE_DIR / name)
 
     def _names(self) -> list[str]:
         if self.directory is None:

@@ -45,6 +45,7 @@ from tournaments.event import stream
 from tournaments.event.plan import Plan
 from tournaments.play.event_dir import read_event
 from tournaments.play.journal import RESULTS
+from tournaments.play.live_feed import clear_feeds
 from tournaments.play.slot import PlayerFactory
 from tournaments.play.worker import cpu_times
 from tournaments.play.writer import Journal
@@ -182,6 +183,7 @@ async def run_tournament(
         tally = Tally(info, journal.counts)
         result.sprt_decision = tally.sprt_decision()
         results = ResultsFile(out / RESULTS, info, journal)
+        clear_feeds(out)  # an earlier run's: none of those games is in play
         if events is not None:
             events.start(out, plan.game)
             events.emit(
