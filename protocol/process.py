@@ -18,7 +18,9 @@ Inside ``open``:
   the engine (``protocol.sandbox``): the limits are applied inside, by the warden,
   and its verdict (the engine's own exit status, and the limit that ended it, if
   one did) is read when the sandbox ends. In root mode the referee writes the
-  sandbox's user maps right after the spawn (``SandboxLaunch.map_user``).
+  sandbox's user maps right after the spawn (``SandboxLaunch.map_user``). A sandbox
+  opened ``held`` is started ahead of its game: it is set up and waits, and the
+  engine starts in it at ``go()``.
 
 The block's body owns the pipes: it writes ``stdin_fd`` and reads ``stdout_fd``
 directly (both non-blocking), and may ``close_stdin`` to ask the program to finish.
@@ -167,8 +169,13 @@ class EngineProcess:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def open(cls, spec: EngineSpec, transcript: Transcript) -> AsyncIterator[EngineProcess]:
+    async def open(
+        cls, spec: EngineSpec, transcript: Transcript, *, held: bool = False
+    ) -> AsyncIterator[EngineProcess]:
         """Start ``spec``'s program; when the block ends, kill its group and reap it.
+
+        ``held`` (in the sandbox only; a plain program starts at once): the sandbox is
+        set up, and the engine starts in it at ``go()``.
 
         :raises EngineStartError: the program cannot be run (no such program or
             directory, not executable, a NUL in an argument).
@@ -177,7 +184,7 @@ class EngineProcess:
         try:
             async with trio.open_nursery() as nursery:
                 try:
-                    await process._start(nursery)
+                    await process._start(nursery, held)
                     yield process
                 finally:
                     # Cancels ``_run``: its ``deliver_cancel`` signals the group.
@@ -197,7 +204,7 @@ class EngineProcess:
         finally:
             await process._release()
 
-    async def _start(self, nursery: trio.Nursery) -> None:
+    async def _start(self, nursery: trio.Nursery, held: bool) -> None:
         spec = self.spec
         where = " (in the bwrap sandbox)" if spec.sandbox is not None else ""
         self._note(f"start {spec.command_line()}{where}")
@@ -211,6 +218,7 @@ class EngineProcess:
                     settings=spec.sandbox,
                     max_memory_mb=spec.max_memory_mb,
                     max_cpu_seconds=spec.max_cpu_seconds,
+                    held=held,
                 )
             with reaper.spawning():
                 proc: trio.Process = await nursery.start(self._run)
@@ -326,6 +334,13 @@ class EngineProcess:
             await self._stderr_done.wait()
 
     # --- the body's means ----------------------------------------------------------------
+
+    def go(self) -> None:
+        """Start the engine in a sandbox opened ``held`` (no effect otherwise, or twice)."""
+        launch = self._launch
+        if launch is not None and launch.hold_fd >= 0:
+            self._note("the sandbox was started ahead: engine let go")
+            launch.go()
 
     @property
     def pid(self) -> int:

@@ -163,6 +163,7 @@ class EngineSession(EngineChannel):
         start_timeout: float = 10.0,
         quit_grace: float = 1.0,
         max_line_bytes: int = MAX_LINE_BYTES,
+        hold: trio.Event | None = None,
     ) -> AsyncIterator[EngineSession]:
         """Start the engine, shake hands, set ``spec.options``; stop it when the block ends.
 
@@ -170,6 +171,11 @@ class EngineSession(EngineChannel):
         ``quit_grace`` is how long the engine has to exit after ``quit`` before
         its process group is killed. A new ``transcript`` (origin: now) is made
         if none is given.
+
+        ``hold``: start the engine's sandbox now, and the engine (then the handshake,
+        within ``start_timeout`` from then) once ``hold`` is set; a plain process
+        starts now and shakes hands then. Cancelled while it waits, the sandbox ends
+        without the engine having run.
 
         :raises EngineStartError: the program cannot be run, or it did not answer
             the handshake with ``rgpok`` in time (it exited, refused the version,
@@ -185,8 +191,12 @@ class EngineSession(EngineChannel):
         session = cls(_PRIVATE, spec, transcript, max_line_bytes=max_line_bytes)
         session._now = trio.lowlevel.current_clock().current_time
         deadline = trio.current_time() + start_timeout
-        async with EngineProcess.open(spec, transcript) as process:
+        async with EngineProcess.open(spec, transcript, held=hold is not None) as process:
             session._attach(process)
+            if hold is not None:
+                await hold.wait()
+                process.go()
+                deadline = trio.current_time() + start_timeout
             try:
                 # A failed start gets no quit: the process's block signals the group at once.
                 await session._start(deadline, start_timeout)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import NamedTuple, Protocol
 
 import trio
@@ -98,6 +99,14 @@ class EnginePlayer:
     directory, ``/tmp`` and memory end with the game, so nothing of one game (nor of
     an opponent seen in it) reaches the next; so does one whose spec says ``restart``.
 
+    A sandboxed engine's next sandbox is started ahead (``prestart``, on by default):
+    as soon as a game has its process, the next one's sandbox is set up and waits,
+    its engine held (``EngineSession.open``'s ``hold``), and the next game lets that
+    engine start instead of setting up a sandbox of its own. The engine still starts
+    fresh when its game comes, in scratch nobody has used; what is done ahead is
+    bubblewrap's and the warden's work, a few milliseconds of CPU. One such idle
+    sandbox per player at most; it ends, unused, with the block.
+
     Each process lives in a host task inside the player's own nursery, opened
     with the block, so a restart in the middle of a match nests correctly with
     the other players' blocks (entering a session's nursery lazily from the
@@ -121,6 +130,10 @@ class EnginePlayer:
         self._session: EngineSession | None = None
         self._release: trio.Event | None = None
         self._released: trio.Event | None = None
+        self.prestart = spec.sandbox is not None
+        """Start the next sandbox ahead of the next game (sandboxed engines only)."""
+        self._spare: _Spare | None = None
+        """The sandbox started ahead, waiting for the next game."""
         self.pids: list[int] = []
         self._now = trio.lowlevel.current_clock().current_time
         """The run's clock, read directly (``trio.current_time`` without its dispatch):
@@ -142,6 +155,7 @@ class EnginePlayer:
             try:
                 yield player
             finally:
+                player._drop_spare()
                 with trio.CancelScope(shield=True):
                     await player._discard()
 
@@ -167,22 +181,58 @@ class EnginePlayer:
     async def _host(
         self,
         *,
-        task_status: trio.TaskStatus[tuple[EngineSession, trio.Event, trio.Event]],
+        task_status: trio.TaskStatus[_Hosted],
+        spare: _Spare | None = None,
     ) -> None:
-        """Run one process for as long as the player keeps it (until ``release`` is set)."""
+        """Run one process for as long as the player keeps it (until ``release`` is set);
+        a ``spare``'s engine starts when its ``go`` is set."""
         release, released = trio.Event(), trio.Event()
         transcript = Transcript(origin=trio.current_time())
         try:
             async with EngineSession.open(
-                self.spec, transcript=transcript, start_timeout=self._start_timeout
+                self.spec,
+                transcript=transcript,
+                start_timeout=self._start_timeout,
+                hold=None if spare is None else spare.go,
             ) as session:
                 task_status.started((session, release, released))
                 await release.wait()
         finally:
-            # A process that failed to start has a transcript too: its last words.
-            if self._on_transcript is not None:
+            # A process that failed to start has a transcript too: its last words. A
+            # spare's goes with the game that takes it (none, if no game does).
+            if spare is not None and not spare.go.is_set():
+                spare.transcript = transcript
+            elif self._on_transcript is not None:
                 self._on_transcript(transcript)
             released.set()
+
+    async def _prepare(self, spare: _Spare) -> None:
+        """Host a spare: its sandbox now, its engine at ``go`` (``_take``)."""
+        with spare.scope:
+            try:
+                spare.hosted = await self._nursery.start(partial(self._host, spare=spare))
+            except (EngineError, BaseExceptionGroup) as exc:
+                spare.error = _engine_error(exc)
+            finally:
+                spare.done.set()
+
+    async def _take(self, spare: _Spare) -> _Hosted:
+        """Let the spare's engine start and wait for its handshake.
+
+        :raises EngineError: it did not start."""
+        spare.go.set()
+        await spare.done.wait()
+        if spare.transcript is not None and self._on_transcript is not None:
+            self._on_transcript(spare.transcript)  # it failed before its game came
+        if spare.hosted is None:
+            raise spare.error or EngineStartError(f"{self.name}: the engine did not start")
+        return spare.hosted
+
+    def _drop_spare(self) -> None:
+        """End the spare, if any, unused."""
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            spare.scope.cancel()
 
     async def _discard(self) -> None:
         """Stop the current process, if any, and wait until it is gone."""
@@ -196,17 +246,19 @@ class EnginePlayer:
         if self._session is not None and self._session.alive:
             return self._session
         await self._discard()
-        try:
-            session, release, released = await self._nursery.start(self._host)
-        except BaseExceptionGroup as group:
-            errors = group.subgroup(EngineError)
-            if errors is not None and len(errors.exceptions) == 1:
-                leaf = errors.exceptions[0]
-                if isinstance(leaf, EngineError):
-                    raise leaf from None
-            raise
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            session, release, released = await self._take(spare)
+        else:
+            try:
+                session, release, released = await self._nursery.start(self._host)
+            except BaseExceptionGroup as group:
+                raise _engine_error(group) from None
         self._session, self._release, self._released = session, release, released
         self.pids.append(session.pid)
+        if self.prestart and self.spec.sandbox is not None:
+            self._spare = _Spare()
+            self._nursery.start_soon(self._prepare, self._spare)
         return self._session
 
     async def warm_up(self) -> None:
@@ -286,6 +338,45 @@ class EnginePlayer:
                 pass
         if failed or self.spec.sandbox is not None or self.spec.restart:
             await self._discard()
+
+
+_Hosted = tuple[EngineSession, trio.Event, trio.Event]
+"""A hosted process: its session, and the events that end it (``release``) and say it
+has ended (``released``)."""
+
+
+class _Spare:
+    """A sandbox started ahead of the player's next game, its engine held until ``go``."""
+
+    __slots__ = ("done", "error", "go", "hosted", "scope", "transcript")
+
+    def __init__(self) -> None:
+        self.go = trio.Event()
+        """Set by the game that takes it: the engine starts."""
+        self.done = trio.Event()
+        """Set when the engine has shaken hands (``hosted``) or failed (``error``)."""
+        self.scope = trio.CancelScope()
+        """Cancelled to end it unused."""
+        self.hosted: _Hosted | None = None
+        self.error: EngineError | None = None
+        self.transcript: Transcript | None = None
+        """Its transcript, when it ended before its game came."""
+
+
+def _engine_error(exc: BaseException) -> EngineError:
+    """The one ``EngineError`` a failed start raised (bare, or alone in a group).
+
+    :raises BaseException: ``exc`` itself when it is anything else.
+    """
+    if isinstance(exc, EngineError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        errors = exc.subgroup(EngineError)
+        if errors is not None and len(errors.exceptions) == 1:
+            leaf = errors.exceptions[0]
+            if isinstance(leaf, EngineError):
+                return leaf
+    raise exc
 
 
 async def warm_up(players: Sequence[Player]) -> None:

@@ -159,8 +159,12 @@ def warden_config(
     max_memory_mb: int | None,
     max_cpu_seconds: int | None,
     as_root: bool,
+    hold_fd: int | None = None,
 ) -> Config:
     """The warden's orders for an engine with these limits (pure).
+
+    ``hold_fd``: a sandbox started ahead of its game, whose engine starts when a byte
+    arrives on that descriptor (``warden.wait_for_go``).
 
     A limit of None is the default (``DEFAULT_MAX_MEMORY_MB``, ``DEFAULT_MAX_CPU_SECONDS``);
     the address-space backstop applies only to a memory limit given explicitly (some
@@ -191,6 +195,7 @@ def warden_config(
         watch=WRITABLE,
         max_files=max(64, scratch // BYTES_PER_FILE),
         drop=(SANDBOX_UID, SANDBOX_UID) if as_root else None,
+        hold=hold_fd,
     )
 
 

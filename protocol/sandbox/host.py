@@ -153,6 +153,10 @@ class SandboxLaunch:
     ``pass_fds=launch.pass_fds``; then ``launch.spawned()``; in root mode
     ``launch.map_user(info)`` with what bwrap wrote on ``launch.info_fd``; after the
     exit, ``launch.finish()``; ``close()`` in any case.
+
+    ``held``: the sandbox is started ahead of its game. It is set up, then its warden
+    waits; ``go()`` starts the engine. Closed without ``go()``, the sandbox ends
+    without starting anything.
     """
 
     def __init__(
@@ -165,6 +169,7 @@ class SandboxLaunch:
         max_memory_mb: int | None,
         max_cpu_seconds: int | None,
         bwrap: str = "bwrap",
+        held: bool = False,
     ) -> None:
         layout = layout_for(argv, cwd, env, settings)
         self.as_root = layout.as_root
@@ -180,12 +185,21 @@ class SandboxLaunch:
             block_r, self.block_fd = _pipe()
             self._theirs.append(block_r)
             self._mine.append(self.block_fd)
+        self.hold_fd = -1
+        """Held: our end of the pipe whose first byte starts the engine (-1: none, or
+        used)."""
+        hold_r = None
+        if held:
+            hold_r, self.hold_fd = _pipe()
+            self._theirs.append(hold_r)
+            self._mine.append(self.hold_fd)
         config = warden_config(
             settings,
             report_fd=report_w,
             max_memory_mb=max_memory_mb,
             max_cpu_seconds=max_cpu_seconds,
             as_root=self.as_root,
+            hold_fd=hold_r,
         )
         self.argv = bwrap_argv(
             layout, settings, config, argv, environment(layout, env),
@@ -229,6 +243,18 @@ class SandboxLaunch:
             finally:
                 os.close(fd)
         os.write(self.block_fd, b"1")
+
+    def go(self) -> None:
+        """Held: let the warden start the engine (once; never raises: a sandbox that died
+        meanwhile shows as an engine that does not answer)."""
+        fd, self.hold_fd = self.hold_fd, -1
+        if fd < 0:
+            return
+        with contextlib.suppress(OSError):
+            os.write(fd, b"g")
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        self._mine.remove(fd)
 
     def finish(self) -> None:
         """Read the warden's report, once the sandbox has ended (never blocks)."""

@@ -67,6 +67,7 @@ struct config {
     double poll;
     int drop;
     long long drop_uid, drop_gid;
+    int hold; /* -1: start the engine at once */
 };
 
 struct sample {
@@ -132,6 +133,7 @@ static int parse_config(struct config *config, char **args, int count) {
     config->max_cpu = -1.0;
     config->max_files = -1;
     config->poll = 0.05;
+    config->hold = -1;
     for (int i = 0; i < count; i++) {
         char *arg = args[i], *value = strchr(arg, '=');
         if (value == NULL) return bad_arguments("not key=value: '%s'", arg);
@@ -166,6 +168,10 @@ static int parse_config(struct config *config, char **args, int count) {
             bad = parse_integer(value, &fd) || fd < 0 || fd > 1 << 20;
             config->report = (int)fd;
             have_report = 1;
+        } else if (key_length == 4 && strncmp(arg, "hold", 4) == 0) {
+            long long fd;
+            bad = parse_integer(value, &fd) || fd < 0 || fd > 1 << 20;
+            config->hold = (int)fd;
         } else if (key_length == 13 && strncmp(arg, "max_processes", 13) == 0) {
             bad = parse_integer(value, &config->max_processes);
             have_processes = 1;
@@ -491,6 +497,23 @@ static int watch(const struct config *config, pid_t engine, struct breach *breac
     }
 }
 
+/* 1 once the referee's go (a byte) arrives on `hold`; 0 when it closed that pipe or
+ * died (warden.wait_for_go). */
+static int wait_for_go(int hold, int report) {
+    struct pollfd fds[2] = {{hold, POLLIN, 0}, {report, 0, 0}};
+    for (;;) {
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            return 0;
+        }
+        if (fds[1].revents != 0) return 0;
+        char byte;
+        ssize_t n = read(hold, &byte, 1);
+        if (n < 0 && errno == EINTR) continue;
+        return n == 1;
+    }
+}
+
 static int drop_privileges(long long uid, long long gid) {
     int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
     if (fd < 0 || write(fd, "0", 1) != 1) return -1;
@@ -523,6 +546,10 @@ int main(int argc, char **argv) {
         snprintf(line, sizeof line, "warden: cannot drop privileges: %s\n", strerror(errno));
         say(2, line);
         return 1;
+    }
+    if (config.hold >= 0) {
+        fcntl(config.hold, F_SETFD, FD_CLOEXEC);
+        if (!wait_for_go(config.hold, config.report)) return 0; /* not used: no engine, no report */
     }
     /* Python ignores both at start-up, so under warden.py the engine inherits them
      * ignored (a write to a closed pipe fails with EPIPE, a file over RLIMIT_FSIZE with

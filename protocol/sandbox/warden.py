@@ -18,6 +18,11 @@ Its steps:
    its resource limits set between ``fork`` and ``exec``. ``RLIMIT_NPROC`` counts the
    processes and threads of one user in one user namespace: here, the engine's and
    the warden's, whatever else runs as that user on the host.
+   A sandbox started ahead of its game (``hold`` in the config) waits, set up and with
+   its privileges dropped, for one byte on the ``hold`` pipe before it forks the engine
+   (``wait_for_go``): the engine starts fresh when its game comes. If that pipe closes
+   first (the referee does not need the sandbox after all) or the referee dies, the
+   warden exits without starting anything.
 3. Write ``ready`` on the report pipe (the referee learns that the sandbox is up),
    then wait for the engine's exit, waking every ``poll`` seconds to sample the
    sandbox (``/proc`` shows only the sandbox here): threads, resident memory and CPU
@@ -77,7 +82,7 @@ SIGXFSZ = _signal.SIGXFSZ
 class Config:
     """The warden's orders, written by ``protocol.sandbox`` as ``key=value`` arguments."""
 
-    __slots__ = ("drop", "max_cpu", "max_files", "max_memory", "max_processes", "poll",
+    __slots__ = ("drop", "hold", "max_cpu", "max_files", "max_memory", "max_processes", "poll",
                  "report", "rlimits", "watch")  # fmt: skip
 
     def __init__(
@@ -92,6 +97,7 @@ class Config:
         max_files: int | None = None,
         poll: float = 0.05,
         drop: tuple[int, int] | None = None,
+        hold: int | None = None,
     ) -> None:
         self.report = report
         """File descriptor of the report pipe."""
@@ -111,6 +117,9 @@ class Config:
         """Seconds between samples."""
         self.drop = drop
         """Root mode: the (uid, gid) to become before starting the engine."""
+        self.hold = hold
+        """A sandbox started ahead of its game: the pipe whose first byte lets the engine
+        start (``wait_for_go``); None: start it at once."""
 
     def to_args(self) -> list[str]:
         """The config as arguments for ``from_args``."""
@@ -124,6 +133,8 @@ class Config:
                 args.append(f"{key}={value!r}")
         if self.drop is not None:
             args.append(f"drop={self.drop[0]}:{self.drop[1]}")
+        if self.hold is not None:
+            args.append(f"hold={self.hold}")
         return args
 
     @classmethod
@@ -145,7 +156,7 @@ class Config:
             else:
                 values[key] = value
         unknown = set(values) - {"report", "max_processes", "poll", "max_memory", "max_cpu",
-                                 "max_files", "drop"}  # fmt: skip
+                                 "max_files", "drop", "hold"}  # fmt: skip
         if unknown:
             raise ValueError(f"unknown keys {sorted(unknown)}")
         drop = None
@@ -162,6 +173,7 @@ class Config:
             max_files=int(values["max_files"]) if "max_files" in values else None,
             poll=float(values.get("poll", "0.05")),
             drop=drop,
+            hold=int(values["hold"]) if "hold" in values else None,
         )
 
 
@@ -452,6 +464,28 @@ class Watchdog:
         return bool(self._poller.poll(0))
 
 
+def wait_for_go(hold: int, report: int) -> bool:
+    """Wait for the referee's go: True once a byte arrives on ``hold``; False when the
+    referee closed that pipe (it will not use this sandbox) or died (its end of either
+    pipe closed), so that nothing is started."""
+    poller = select.poll()
+    poller.register(hold, select.POLLIN)  # POLLHUP too: the referee's end is closed
+    poller.register(report, 0)  # POLLERR: the referee is gone (``Watchdog``)
+    while True:
+        try:
+            events = poller.poll()
+        except InterruptedError:
+            continue
+        if any(fd == report for fd, _ in events):
+            return False
+        try:
+            return os.read(hold, 1) != b""
+        except InterruptedError:
+            continue
+        except OSError:
+            return False
+
+
 def watch(
     config: Config,
     engine: int,
@@ -506,6 +540,10 @@ def main(args: Sequence[str]) -> int:
     os.set_inheritable(config.report, False)
     if config.drop is not None:
         _drop_privileges(*config.drop)
+    if config.hold is not None:
+        os.set_inheritable(config.hold, False)
+        if not wait_for_go(config.hold, config.report):
+            return 0  # not used: no engine, no report
     _signal.pthread_sigmask(_signal.SIG_BLOCK, [_signal.SIGCHLD])
     engine = _start(config, argv)
     _report(config.report, "ready\n")

@@ -15,6 +15,8 @@ tests read there what the engine could and could not do. Attacks:
 * ``fill``: write to ``$HOME`` until something stops it;
 * ``spin``: burn CPU forever;
 * ``kill``: fork a child, then ``kill -9 -1``; report who is still alive, play on;
+* ``leftovers``: say what an earlier engine left in ``$HOME``, ``/tmp`` and
+  ``/dev/shm`` (``leftovers: none``, or the paths), then leave a file in each;
 * ``sandboxed-only``: no attack, but it exits at once (status 3) outside a sandbox.
 
 The four that could hurt the machine (``forkbomb``, ``kill``, ``fill``, ``memfd``) only attack
@@ -122,6 +124,20 @@ def fill() -> None:
             f.flush()
 
 
+def leftovers() -> None:
+    places = [os.environ.get("HOME", "/tmp"), "/tmp", "/dev/shm"]
+    found = []
+    for place in places:
+        try:
+            found += [os.path.join(place, name) for name in sorted(os.listdir(place))]
+        except OSError as exc:
+            found.append(f"{place} ({exc.strerror})")
+    say(f"leftovers: {' '.join(found) or 'none'}")
+    for place in places:
+        with open(os.path.join(place, f"left-by-{os.getpid()}"), "w") as f:
+            f.write("an earlier game was here\n")
+
+
 def spin() -> None:
     say("spinning")
     while True:
@@ -172,6 +188,8 @@ class HostileBrain(RandomBrain):
             fill()
         elif attack == "spin":
             spin()
+        elif attack == "leftovers":
+            leftovers()
         elif attack == "kill":
             kill_all()
 

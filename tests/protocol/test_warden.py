@@ -20,6 +20,7 @@ from protocol.sandbox.warden import (
     format_verdict,
     parse_report,
     parse_stat,
+    wait_for_go,
 )
 
 CONFIG = Config(
@@ -31,6 +32,7 @@ CONFIG = Config(
     watch=("/scratch", "/tmp"),
     max_files=100,
     drop=(65534, 65534),
+    hold=6,
 )
 QUIET = Sample(tasks=3, resident=20 * MIB, cpu=0.5)
 
@@ -129,3 +131,27 @@ def test_the_watchdog_sees_the_referee_s_end_of_the_report_pipe_close() -> None:
         assert dog.referee_gone()
     finally:
         os.close(theirs)
+
+
+def test_a_held_sandbox_starts_its_engine_only_on_the_referee_s_go() -> None:
+    hold, go = os.pipe()
+    ours, report = os.pipe()
+    try:
+        os.write(go, b"g")
+        assert wait_for_go(hold, report)  # the go
+        os.close(go)
+        assert not wait_for_go(hold, report)  # the referee closed its end: not needed
+    finally:
+        for fd in (hold, ours, report):
+            os.close(fd)
+
+
+def test_a_held_sandbox_starts_nothing_once_the_referee_is_gone() -> None:
+    hold, go = os.pipe()
+    ours, report = os.pipe()
+    try:
+        os.close(ours)  # the referee died: its end of the report pipe is closed
+        assert not wait_for_go(hold, report)  # though its end of the hold pipe looks open
+    finally:
+        for fd in (hold, go, report):
+            os.close(fd)
