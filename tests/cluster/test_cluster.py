@@ -20,6 +20,7 @@ import pytest
 from referee.record.stream import read_records
 from tests.cluster.dask_procs import dask_cluster, wait_gone
 from tournaments.cli.app import main
+from tournaments.cli.play import match_plan
 from tournaments.cluster.local import LoopbackCluster
 from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entrants
 from tournaments.event.cluster_settings import ClusterConfig
@@ -28,6 +29,7 @@ from tournaments.event.plan import Plan
 from tournaments.play import transcripts
 from tournaments.play.journal import JOURNAL, config_difference
 from tournaments.results.game import GameReport
+from tournaments.runner.match import run_match
 from tournaments.runner.run import Progress, run_tournament
 
 pytest.importorskip("distributed")
@@ -202,6 +204,58 @@ async def test_cluster_plays_the_same_games_as_the_local_runner(
     assert kept is not None and kept.startswith("# game 1")
     header = json.loads((out / JOURNAL).read_text().splitlines()[0])
     assert header["config"]["cluster"]["address"] == cluster.address
+
+
+def match_records(path: Path) -> dict[str, tuple[Any, ...]]:
+    """Per ``GameNumber`` of a record file: its tags but the date, and its moves."""
+    return {
+        record.tag("GameNumber") or "": (
+            [(k, v) for k, v in record.tags if k != "Date"],
+            [move.text for move in record.moves],
+        )
+        for record in read_records(path)
+    }
+
+
+@pytest.mark.cluster
+async def test_play_on_a_cluster_plays_the_local_matchs_games(
+    tmp_path: Path, cluster: LoopbackCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``referee play --cluster``: the same driver, the same games, records and transcripts
+    as a local match (issue 24: one driver, local or cluster alike)."""
+    settings: dict[str, Any] = {
+        "game": "trike",
+        "options": {"size": 7},
+        "games": 4,
+        "tc": "60+1",
+        "seed": 5,
+        "transcripts": "all",
+    }
+    entrants = [
+        {"name": "rand", "command": "random --seed 7919"},
+        {"name": "greedy", "command": f"greedy {ENGINE_MARKER}"},
+    ]
+
+    def plan(address: str | None) -> Plan:
+        cluster_keys = {"cluster": {"address": address, "batch": 1}} if address else {}
+        return match_plan(
+            {**settings, **cluster_keys},
+            entrants,
+            max_plies=1000,
+            resign=None,
+            draw=None,
+            sandbox=None,
+            hidden=[],
+        )
+
+    await run_match(plan(None), tmp_path / "here.tgn", transcript_file=tmp_path / "here.log")
+    result = await run_match(
+        plan(cluster.address), tmp_path / "there.tgn", transcript_file=tmp_path / "there.log"
+    )
+    assert result.played_count == 4 and result.voids == 0
+    assert match_records(tmp_path / "there.tgn") == match_records(tmp_path / "here.tgn")
+    kept = (tmp_path / "there.log").read_text()
+    assert sorted(number for number, _ in transcripts.blocks(kept)) == [1, 2, 3, 4]
 
 
 @pytest.mark.cluster

@@ -194,6 +194,14 @@ def play_command(
     opening_plies: Annotated[
         int | None, typer.Option("--opening-plies", min=0, help="Random opening plies.")
     ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="tcp://HOST:PORT",
+            help="Play on this Dask scheduler's workers (pip install 'referee[cluster]').",
+        ),
+    ] = None,
 ) -> None:
     """Play GAMES games between the engines, seats rotated each game; print standings.
 
@@ -219,6 +227,8 @@ def play_command(
         if opening_plies is not None:
             section["plies"] = opening_plies
         settings["openings"] = section
+    if cluster is not None:
+        settings["cluster"] = {"address": cluster}
     if out is not None:
         check_appendable(out)
     plan = match_plan(

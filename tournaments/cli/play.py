@@ -29,6 +29,7 @@ from tournaments.event.engine_args import command_line_entrants
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
 from tournaments.play.features import check_features_now
+from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.standings import has_game_points, standings, standings_table
 from tournaments.runner.match import MatchResult, run_match
@@ -85,8 +86,9 @@ def match_plan(
     if limits is not None:
         cfg = with_limits(cfg, limits)
     plan = Plan.from_config(cfg, "command line").hiding(hidden)
-    require_sandbox(plan.entrants)
-    check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
+    if cfg.cluster.address is None:  # else each worker's preflight checks its engines
+        require_sandbox(plan.entrants)
+        check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
     return plan
 
 
@@ -113,8 +115,8 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
 
     A stop signal ends it with one line on what was kept, exit 130.
 
-    :raises UserError: a game stayed void (``VOID_ATTEMPTS``); the games before it are
-        in ``out``.
+    :raises UserError: a game stayed void (``VOID_ATTEMPTS``), or a worker process or the
+        cluster failed; the games before are in ``out``.
     """
     kept = None if plan.config.transcripts == "none" else transcript_file(out)
     total = plan.total()
@@ -136,6 +138,9 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
         saved = f"; they are in {out}" if out is not None and scored else ""
         typer.echo(f"referee: interrupted after {len(scored)} finished game(s){saved}", err=True)
         raise typer.Exit(130) from None
+    except WorkerError as exc:  # a killed worker process: one line, the games kept
+        saved = f"; the {len(scored)} finished game(s) are in {out}" if out and scored else ""
+        raise UserError(f"{exc}{saved}") from None
     except TournamentError as exc:  # a game stayed void: the match cannot go on
         if not scored:
             raise UserError(f"no game could be played: {exc}") from None

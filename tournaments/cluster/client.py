@@ -115,6 +115,8 @@ class ClusterGames:
         setup_json: dict[str, Any],
         commands: list[str],
         out: Path | None,
+        *,
+        resumable: bool = True,
     ) -> None:
         from distributed import as_completed
 
@@ -123,8 +125,14 @@ class ClusterGames:
         self._batch = settings.batch
         self._setup_json = setup_json
         self._commands = commands
-        self._out = out
+        self._store = transcripts.store_of(
+            str(out) if out is not None else None, setup_json.get("transcript_file")
+        )
+        """Where the games' transcripts are kept here (the event's ``logs/`` store, or
+        ``referee play``'s one file), or None."""
         self._rotate = setup_json.get("transcripts") == "all"
+        self._resumable = resumable
+        """The void policy's stop error says to resume (``VoidTally``)."""
         self._topic = f"referee-{uuid.uuid4().hex}"
         self._token = trio.lowlevel.current_trio_token()
         self._inbox_send, self._inbox = trio.open_memory_channel[tuple[str, str, Any]](math.inf)
@@ -185,7 +193,11 @@ class ClusterGames:
         jobs = list(jobs)
         if not jobs:
             return
-        phase = _Phase(pending={j.number for j in jobs}, jobs={j.number: j for j in jobs})
+        phase = _Phase(
+            pending={j.number for j in jobs},
+            jobs={j.number: j for j in jobs},
+            voids=defaultdict(lambda: VoidTally(resumable=self._resumable)),
+        )
         self._phase = phase
         try:
             for start in range(0, len(jobs), self._batch):
@@ -290,10 +302,10 @@ class ClusterGames:
             return
         report = GameReport.from_json(data)
         transcript = data.get(TRANSCRIPT_KEY)
-        if isinstance(transcript, str) and self._out is not None:
-            transcripts.append(self._out, transcript, rotate=self._rotate)
+        if isinstance(transcript, str) and self._store is not None:
+            transcripts.append_file(self._store, transcript, rotate=self._rotate)
             # Kept here, not in the worker's scratch folder the report names.
-            report = replace(report, transcript=str(transcripts.store_path(self._out)))
+            report = replace(report, transcript=str(self._store))
         else:
             report = replace(report, transcript="")
         submit(report)
@@ -378,11 +390,18 @@ def _quiet_logs() -> Any:
 
 @contextlib.asynccontextmanager
 async def open_cluster(
-    settings: ClusterConfig, plan: Plan, out: Path | None
+    settings: ClusterConfig,
+    plan: Plan,
+    out: Path | None,
+    *,
+    transcript_file: Path | None = None,
+    resumable: bool = True,
 ) -> AsyncIterator[ClusterGames]:
     """Connect, check every worker, and yield the games' dispatcher; close at the end.
 
-    ``out`` is the output directory (transcripts are written there as reports arrive).
+    ``out`` is the output directory (transcripts are written there as reports arrive),
+    ``transcript_file`` the one file they go to instead (``referee play``);
+    ``resumable``: a game that stays void stops the run with a hint to resume.
 
     :raises ClusterError: no Dask installed, no connection, no worker, a failed preflight.
     """
@@ -395,7 +414,7 @@ async def open_cluster(
             "--cluster needs Dask's distributed: pip install 'referee[cluster]'"
         ) from None
     commands = remote_commands(plan)
-    setup_json = plan.slot_setup(out).to_json()
+    setup_json = plan.slot_setup(out, transcript_file=transcript_file).to_json()
     with _quiet_logs():
         client = await trio.to_thread.run_sync(
             _connect, settings.address, settings.connect_timeout, abandon_on_cancel=True
@@ -405,7 +424,9 @@ async def open_cluster(
             await trio.to_thread.run_sync(
                 _preflight, client, setup_json, commands, abandon_on_cancel=True
             )
-            games = ClusterGames(client, settings, setup_json, commands, out)
+            games = ClusterGames(
+                client, settings, setup_json, commands, out, resumable=resumable
+            )
             client.subscribe_topic(games._topic, games._on_event)
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_run_in_thread, games._drain)

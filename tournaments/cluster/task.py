@@ -138,7 +138,8 @@ def play_batch(
     setup = SlotSetup.from_json(setup_json)
     setup = replace(setup, entrants=worker_entrants(setup.entrants, commands))
     jobs = [Job.from_json(job) for job in jobs_json]
-    wants_logs = setup.out is not None and setup.transcripts != "none"
+    kept_home = setup.out is not None or setup.transcript_file is not None
+    wants_logs = kept_home and setup.transcripts != "none"
     publish = _publisher(topic)
     reports: list[dict[str, Any]] = []
     unsent: list[dict[str, Any]] = []
@@ -149,7 +150,9 @@ def play_batch(
             unsent.clear()
 
     with tempfile.TemporaryDirectory(prefix="referee-task-") as scratch:
-        setup = replace(setup, out=scratch if wants_logs else None)
+        # The runner keeps the transcripts (its event's logs/ or play's file): here the
+        # slots write theirs to the scratch store, and each game's block goes home.
+        setup = replace(setup, out=scratch if wants_logs else None, transcript_file=None)
         store = transcripts.store_path(Path(scratch))
         read = 0
         kept: dict[int, str] = {}

@@ -1,12 +1,13 @@
 """``referee play``: a one-encounter plan played by the tournament's own driver.
 
 ``run_match(plan, records)`` hands every fixture of ``plan`` (its entrants meeting at one
-table: seats rotated game by game, an opening per block of seat arrangements) to the
-game slots of ``runner.slots`` (``open_slots``: in this event loop, or in worker
-processes from concurrency 2) through ``play_all``, the one loop that plays jobs and the
-one place a void game is played again (``play.errors.VoidTally``: ``VOID_ATTEMPTS``
-engine voids, ``RUNNER_VOID_ATTEMPTS`` runner-late ones, then ``TournamentError``). So
-``play`` records carry the tags of ``tournament`` records (``play.slot.game_tags``) and
+table: seats rotated game by game, an opening per block of seat arrangements) to where a
+tournament's games are played (``runner.slots.open_games``: game slots in this event
+loop, in worker processes from concurrency 2, or a Dask cluster's workers) through
+``play_all`` (the cluster's dispatcher on a cluster), which play a void game again as
+the one void policy says (``play.errors.VoidTally``: ``VOID_ATTEMPTS`` engine voids,
+``RUNNER_VOID_ATTEMPTS`` runner-late ones, then ``TournamentError``). So ``play``
+records carry the tags of ``tournament`` records (``play.slot.game_tags``) and
 its transcripts are kept by the same slot code.
 
 What differs from a tournament is only where finished games go: there is no event
@@ -27,7 +28,7 @@ from referee.record import append_text
 from tournaments.event.plan import Plan
 from tournaments.play.slot import PlayerFactory
 from tournaments.results.game import GameReport
-from tournaments.runner.slots import open_slots, play_all, slot_counts, unwrapped
+from tournaments.runner.slots import open_games, slot_counts, unwrapped
 
 
 @dataclass
@@ -68,11 +69,12 @@ async def run_match(
     report, void attempts included, once its record is written.
 
     ``concurrency``/``workers``/``factory`` as for ``run_tournament`` (defaults: the plan's
-    config); ``transcript_file``: the one file the kept transcripts go to (None: none
-    kept).
+    config; with ``[cluster] address`` the games are played on that cluster);
+    ``transcript_file``: the one file the kept transcripts go to (None: none kept).
 
     :raises TournamentError: a game stayed void (its records so far are written).
     :raises OSError: the record file cannot be written.
+    :raises tournaments.cluster.client.ClusterError: the cluster cannot be used or was lost.
     :raises ValueError: a Swiss plan (its rounds are paired from a journal's results).
     """
     if plan.swiss:
@@ -93,12 +95,23 @@ async def run_match(
         if on_game is not None:
             on_game(report)
 
-    setup = plan.slot_setup(None, transcript_file=transcript_file)
     jobs = (plan.job(fixture) for fixture in plan.iter_static_fixtures())
     opened = time.perf_counter()
-    async with unwrapped(), open_slots(setup, concurrency, workers, factory) as slots:
+    async with (
+        unwrapped(),
+        open_games(
+            plan,
+            None,
+            concurrency,
+            workers,
+            factory,
+            [],
+            transcript_file=transcript_file,
+            resumable=False,
+        ) as play_all,
+    ):
         started = time.perf_counter()
         result.startup = started - opened
-        await play_all(slots, jobs, submit, _always_ready, resumable=False)
+        await play_all(jobs, submit, _always_ready)
         result.wall = time.perf_counter() - started
     return result

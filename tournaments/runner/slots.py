@@ -92,7 +92,7 @@ PlayAll = Callable[[Iterable[Job], Callable[[GameReport], None], Ready], Awaitab
 @contextlib.asynccontextmanager
 async def open_games(
     plan: Plan,
-    out: Path,
+    out: Path | None,
     concurrency: int,
     workers: int,
     factory: PlayerFactory | None,
@@ -101,19 +101,29 @@ async def open_games(
     live: bool = False,
     wait: float = 0.0,
     events: EventLog | None = None,
+    transcript_file: Path | None = None,
+    resumable: bool = True,
 ) -> AsyncIterator[PlayAll]:
     """Where this run's games are played: on the Dask cluster of ``[cluster] address``
     (``tournaments.cluster.client``), else in ``open_slots`` (``live``: the slots
     publish their games in play, ``tournaments.play.live_feed``; not on a cluster,
     whose workers do not write into the event directory; ``wait``: seconds each slot
     waits between its games, not on a cluster either; ``events``: the slots feed their
-    games to the run's event stream, ``runner.events``)."""
+    games to the run's event stream, ``runner.events``; ``transcript_file``: where the
+    transcripts are kept instead of ``out/logs/``, ``referee play``'s file; ``resumable``:
+    a game that stays void stops the run with a hint to resume, ``VoidTally``)."""
     if plan.config.cluster.address is not None:
         if factory is not None:
             raise ValueError("in-process players cannot play on a cluster")
         from tournaments.cluster.client import open_cluster  # imports Dask: only when asked for
 
-        async with open_cluster(plan.config.cluster, plan, out) as games:
+        async with open_cluster(
+            plan.config.cluster,
+            plan,
+            out,
+            transcript_file=transcript_file,
+            resumable=resumable,
+        ) as games:
             yield games.play_all
         return
     async with open_slots(
@@ -123,13 +133,14 @@ async def open_games(
             wait=wait,
             events=events is not None,
             event_moves=events is not None and events.moves,
+            transcript_file=transcript_file,
         ),
         concurrency,
         workers,
         factory,
         cpu,
     ) as slots:
-        yield functools.partial(play_all, slots)
+        yield functools.partial(play_all, slots, resumable=resumable)
 
 
 async def play_all(
