@@ -86,6 +86,8 @@ def match_plan(
     if limits is not None:
         cfg = with_limits(cfg, limits)
     plan = Plan.from_config(cfg, "command line").hiding(hidden)
+    if limits is not None:  # --sandbox-* with no engine in the sandbox: one line, not ignored
+        limits.refuse_unsandboxed(plan.entrants)
     if cfg.cluster.address is None:  # else each worker's preflight checks its engines
         require_sandbox(plan.entrants)
         check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
