@@ -11,7 +11,7 @@ from bots.position import PositionTracker
 from bots.random_bot import RandomBrain
 from protocol.messages import Go, NewGame, Position
 from protocol.spec import EngineSpec
-from referee.players import GameSetup, LocalPlayer, MoveRequest, Player
+from referee.players import GameSetup, LocalPlayer, MoveRequest, Player, PlayerReply
 from referee.registry import make_game
 from tournaments.play.slot import PlayerFactory, TranscriptSink
 
@@ -51,6 +51,34 @@ def bot_factory(opened: list[str] | None = None) -> PlayerFactory:
             if opened is not None:
                 opened.append(spec.name)
             yield brain_player(spec.name, make(seed))
+
+        return open_player()
+
+    return factory
+
+
+def late_factory(stalls: int) -> PlayerFactory:
+    """Players whose first ``stalls`` replies (over all players) arrive a second too late,
+    with the referee stalled longer than that while they ran: the runner's fault."""
+    inner = bot_factory()
+    left = [stalls]
+
+    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
+        @contextlib.asynccontextmanager
+        async def open_player() -> AsyncIterator[Player]:
+            async with inner(spec, sink) as player:
+                original = player.choose_move
+
+                async def choose_move(request: MoveRequest) -> PlayerReply:
+                    reply = await original(request)
+                    if left[0] <= 0:
+                        return reply
+                    left[0] -= 1
+                    arrived = reply.sent_at + request.timeout + 1.0
+                    return reply._replace(arrived_at=arrived, late=request.timeout + 1.5)
+
+                player.choose_move = choose_move  # type: ignore[method-assign]
+                yield player
 
         return open_player()
 

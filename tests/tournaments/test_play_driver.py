@@ -25,7 +25,7 @@ from referee.adjudicate_stream import adjudicate_file
 from referee.players import Player
 from referee.record import GameRecord, read_records
 from tests.clirun import run_referee
-from tests.tournaments.local import bot_factory
+from tests.tournaments.local import bot_factory, late_factory
 from tournaments.cli.play import match_entrants, match_plan
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
@@ -155,6 +155,16 @@ def test_a_void_game_is_played_again_and_never_recorded(tmp_path: Path) -> None:
     assert result.voids == VOID_ATTEMPTS - 1 and result.played_count == 4
     assert seen[: VOID_ATTEMPTS - 1] == [(1, True)] * (VOID_ATTEMPTS - 1)
     assert [number for number, void in seen if not void] == [1, 2, 3, 4]
+    records = read_records(out)
+    assert [r.tag("GameNumber") for r in records] == ["1", "2", "3", "4"]
+    assert "void" not in {r.tag("Termination") for r in records}
+
+
+def test_runner_late_voids_are_played_again_on_their_own_budget(tmp_path: Path) -> None:
+    stalls = VOID_ATTEMPTS + 1  # more than the engine-void budget: a separate count
+    out = tmp_path / "g.tgn"
+    result = play(plan_of(tc="1+0.01"), out, factory=late_factory(stalls))
+    assert result.voids == result.runner_voids == stalls and result.played_count == 4
     records = read_records(out)
     assert [r.tag("GameNumber") for r in records] == ["1", "2", "3", "4"]
     assert "void" not in {r.tag("Termination") for r in records}

@@ -3,23 +3,18 @@ counted in the run's result, ``results.json`` and the report (in-process players
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import shutil
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from protocol.spec import EngineSpec
 from referee.match import RUNNER_LATE
-from referee.players import MoveRequest, Player, PlayerReply
 from tests.clirun import cli
-from tests.tournaments.local import bot_factory
+from tests.tournaments.local import late_factory
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.html.paged.writer import Layout, write_report
@@ -28,41 +23,12 @@ from tournaments.play.checkpoint import CHECKPOINT
 from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
 from tournaments.play.event_dir import open_event, read_event
 from tournaments.play.journal import JOURNAL, RESULTS, read_journal
-from tournaments.play.slot import PlayerFactory, TranscriptSink
 from tournaments.runner.run import RunResult, run_tournament
 
 TWO = [
     {"name": "random-1", "command": "random --seed 1"},
     {"name": "random-2", "command": "random --seed 2"},
 ]
-
-
-def late_factory(stalls: int) -> PlayerFactory:
-    """Players whose first ``stalls`` replies (over all players) arrive a second too late,
-    with the referee stalled longer than that while they ran: the runner's fault."""
-    inner = bot_factory()
-    left = [stalls]
-
-    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
-        @contextlib.asynccontextmanager
-        async def open_player() -> AsyncIterator[Player]:
-            async with inner(spec, sink) as player:
-                original = player.choose_move
-
-                async def choose_move(request: MoveRequest) -> PlayerReply:
-                    reply = await original(request)
-                    if left[0] <= 0:
-                        return reply
-                    left[0] -= 1
-                    arrived = reply.sent_at + request.timeout + 1.0
-                    return reply._replace(arrived_at=arrived, late=request.timeout + 1.5)
-
-                player.choose_move = choose_move  # type: ignore[method-assign]
-                yield player
-
-        return open_player()
-
-    return factory
 
 
 def run(out: Path, stalls: int) -> RunResult:
