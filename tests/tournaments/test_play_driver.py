@@ -198,3 +198,27 @@ def test_play_at_concurrency_2_on_worker_processes_with_an_openings_file(tmp_pat
     # Both worker processes kept their games' transcripts in play's one file.
     text = (tmp_path / "g.transcripts.log").read_text()
     assert sorted(re.findall(r"^# game (\d),", text, re.MULTILINE)) == ["1", "2", "3", "4"]
+
+
+@pytest.mark.processes
+def test_the_play_and_tournament_commands_record_the_same_games_alike(tmp_path: Path) -> None:
+    """The console commands themselves: the same engines and seed give the same games,
+    whose records carry the same tags (only ``Event`` and ``Date`` differ)."""
+    common = ("-e", "random", "-e", "greedy", "--seed", "3", "--tc", "inf",
+              "--opening-plies", "2")  # fmt: skip
+    played = run_referee(
+        "play", "trike", *common, "--games", "4", "--out", "p.tgn", cwd=tmp_path, timeout=120
+    )
+    assert played.returncode == 0, played.stdout + played.stderr
+    toured = run_referee(
+        "tournament", "--game", "trike", *common, "--rounds", "2", "--out", "ev", "-q",
+        cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert toured.returncode == 0, toured.stdout + toured.stderr
+    mine = sorted(read_records(tmp_path / "p.tgn"), key=lambda r: int(r.tag("GameNumber") or 0))
+    theirs = read_records(tmp_path / "ev" / GAMES)
+    assert len(mine) == len(theirs) == 4
+    for a, b in zip(mine, theirs, strict=True):
+        assert [k for k, _ in a.tags] == [k for k, _ in b.tags]
+        assert without_run_tags(a) == without_run_tags(b)
+        assert moves(a) == moves(b)
