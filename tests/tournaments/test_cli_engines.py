@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,41 @@ def test_engines_beside_a_config_file_say_what_they_did(
     assert code == 0, err
     assert f"-e replaces the 2 entrant(s) of {config}" in err
     assert {r.seats for r in read_records(out2 / "games.tgn")} == {("a", "b"), ("b", "a")}
+
+
+@pytest.mark.processes
+def test_play_with_a_node_limit_on_one_engine_beside_one_without_the_feature(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m.tgn"
+    mcts = f"{sys.executable} -m bots mcts"
+    code, stdout, err = cli(
+        capsys, "play", "trike", "--option", "size=7", "-e", f"name=a cmd='{mcts}' nodes=200",
+        "-e", "greedy", "--games", "2", "--max-plies", "6", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, err
+    records = read_records(out)
+    assert len(records) == 2 and {r.seats for r in records} == {("a", "greedy"), ("greedy", "a")}
+    searched: dict[str, set[str]] = {"a": set(), "greedy": set()}
+    for record in records:
+        for ply, move in enumerate(record.moves):
+            searched[record.seats[ply % 2]].update(_NODES.findall(move.comment or ""))
+    assert searched == {"a": {"200"}, "greedy": set()}
+    assert "a " in stdout and "greedy " in stdout  # both in the standings
+
+
+@pytest.mark.processes
+def test_play_gives_each_engine_its_own_clock_and_each_fills_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m.tgn"
+    code, _, err = cli(
+        capsys, "play", "trike", "--option", "size=7", "-e", "name=short cmd=random tc=2+0.1",
+        "-e", "random", "--each", "tc=20+0.2", "--nodes", "10",
+        "--games", "2", "--max-plies", "6", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "random does not declare 'feature nodes': it plays without a node limit" in err
+    tags = [(r.seats, r.tag("TimeControl")) for r in read_records(out)]
+    assert tags == [(("short", "random"), "2+0.1,20+0.2"), (("random", "short"), "20+0.2,2+0.1")]
+    assert all(v.confirmed for v in adjudicate_file(out))

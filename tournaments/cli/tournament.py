@@ -149,6 +149,21 @@ def shared_settings(
     return limits, settings
 
 
+def engine_entrants(
+    engines: list[str], each: list[str] | None, *, nodes: int | None, depth: int | None
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """``-e`` engines with ``--each`` filled in, as config entrants (``play``'s engines, a
+    tournament's without a file), and the shared search limits for ``with_shared_limits``.
+
+    :raises EngineArgError: as ``shared_settings`` and ``command_line_entrants``.
+    """
+    limits, settings = shared_settings(each, nodes=nodes, depth=depth)
+    entrants, _ = command_line_entrants(
+        None, engines, settings, mode=None, source="", here=os.getcwd()
+    )
+    return entrants or [], limits
+
+
 def _same_value(*flags: tuple[str, int | None]) -> int | None:
     """The one value of flags that mean the same, or None. :raises ConfigError: two differ."""
     given = [(flag, value) for flag, value in flags if value is not None]
@@ -213,7 +228,7 @@ def _shown(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else str(value)
 
 
-def _with_shared_limits(
+def with_shared_limits(
     cfg: TournamentConfig, source: str, limits: dict[str, int]
 ) -> tuple[TournamentConfig, list[str]]:
     """``cfg`` with the shared search limits given to every entrant without its own that
@@ -573,7 +588,7 @@ def tournament_command(
     limits = SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs)
     cfg = with_limits(cfg, limits)
     if shared:
-        cfg, limit_notes = _with_shared_limits(cfg, source, shared)
+        cfg, limit_notes = with_shared_limits(cfg, source, shared)
         notes += limit_notes
     for note in notes:
         typer.echo(f"referee: note: {note}", err=True)
