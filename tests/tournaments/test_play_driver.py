@@ -26,7 +26,8 @@ from referee.players import Player
 from referee.record import GameRecord, read_records
 from tests.clirun import run_referee
 from tests.tournaments.local import bot_factory, late_factory
-from tournaments.cli.play import match_entrants, match_plan
+from tournaments.cli.play import match_plan
+from tournaments.cli.tournament import engine_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
@@ -45,7 +46,7 @@ def plan_of(**settings: Any) -> Plan:
     base: dict[str, Any] = {"game": "trike", "games": 4, "seed": 7}
     return match_plan(
         {**base, **settings},
-        match_entrants(ENGINES, nodes=None, depth=None),
+        engine_entrants(ENGINES, None, nodes=None, depth=None)[0],
         max_plies=1000,
         resign=None,
         draw=None,

@@ -31,12 +31,12 @@ def adjudicate(path: Path) -> tuple[int, list[dict[str, object]]]:
     return done.returncode, [json.loads(line) for line in done.stdout.splitlines() if line]
 
 
-def test_nodes_with_an_engine_that_does_not_declare_them_is_refused_in_one_line(
+def test_nodes_given_to_an_engine_that_does_not_declare_them_is_refused_in_one_line(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "games.tgn"
-    done = run_referee(
-        "play", "trike", "-e", THINKER, "-e", "random", "--nodes", "50", "--out", str(out)
+    done = run_referee(  # its own limit (the shared --nodes spares it: test_cli_engines)
+        "play", "trike", "-e", THINKER, "-e", "cmd=random nodes=50", "--out", str(out)
     )
     assert done.returncode == 2
     # One line; the engine's last protocol lines follow, as on every engine failure.

@@ -31,7 +31,7 @@ from referee.version import VERSION
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.help_text import readable
-from tournaments.cli.play import check_appendable, match_entrants, match_plan, play_match
+from tournaments.cli.play import check_appendable, match_plan, play_match
 from tournaments.cli.report import report_command
 from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
 from tournaments.cli.sandbox import (
@@ -47,7 +47,15 @@ from tournaments.cli.sandbox import (
 from tournaments.cli.serve import serve_command
 from tournaments.cli.show import show_command
 from tournaments.cli.signals import run_until_signalled
-from tournaments.cli.tournament import standings_command, tournament_command
+from tournaments.cli.tournament import (
+    ENGINE_HELP,
+    DepthOption,
+    EachOption,
+    NodesOption,
+    engine_entrants,
+    standings_command,
+    tournament_command,
+)
 from tournaments.event.engines import check_runnable, resolve_engine
 from tournaments.play.check_engine import check_engine
 from tournaments.play.transcripts import MODES as TRANSCRIPT_MODES
@@ -141,8 +149,7 @@ def perft_command(
 def play_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
     engine: Annotated[
-        list[str],
-        typer.Option("--engine", "-e", help="Engine command, built-in name, or NAME=COMMAND."),
+        list[str], typer.Option("--engine", "-e", metavar="ENGINE", help=ENGINE_HELP)
     ],
     tc: Annotated[str | None, typer.Option("--tc", help=TC_HELP)] = None,
     movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
@@ -164,12 +171,9 @@ def play_command(
         ),
     ] = DEFAULT_MAX_PLIES,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-game lines.")] = False,
-    nodes: Annotated[
-        int | None, typer.Option("--nodes", min=1, help="Node limit per move (go nodes N).")
-    ] = None,
-    depth: Annotated[
-        int | None, typer.Option("--depth", min=1, help="Depth limit per move (go depth D).")
-    ] = None,
+    nodes: NodesOption = None,
+    depth: DepthOption = None,
+    each: EachOption = None,
     resign: ResignOption = None,
     draw: DrawOption = None,
     sandbox: SandboxOption = None,
@@ -231,9 +235,11 @@ def play_command(
         settings["cluster"] = {"address": cluster}
     if out is not None:
         check_appendable(out)
+    entrants, shared = engine_entrants(engine, each, nodes=nodes, depth=depth)
     plan = match_plan(
         {k: v for k, v in settings.items() if v is not None},
-        match_entrants(engine, nodes=nodes, depth=depth),
+        entrants,
+        shared=shared,
         max_plies=max_plies,
         resign=resign,
         draw=draw,

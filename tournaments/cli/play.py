@@ -23,9 +23,8 @@ from referee.record import sync_file
 from tournaments.cli.progress import game_line, void_line
 from tournaments.cli.sandbox import SandboxLimits, require_sandbox, with_limits
 from tournaments.cli.signals import run_until_signalled
-from tournaments.cli.tournament import with_command_line_adjudication
+from tournaments.cli.tournament import with_command_line_adjudication, with_shared_limits
 from tournaments.event.config import SandboxMode, parse_config, with_sandbox
-from tournaments.event.engine_args import command_line_entrants
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
 from tournaments.play.features import check_features_now
@@ -38,26 +37,11 @@ MATCH_EVENT = "referee match"
 """The ``Event`` tag of ``play``'s records."""
 
 
-def match_entrants(
-    engines: list[str], *, nodes: int | None, depth: int | None
-) -> list[dict[str, Any]]:
-    """The entrants of a match as config entrants: ``-e`` texts read as a tournament's
-    (``engine_args.command_line_entrants``), ``--nodes``/``--depth`` on every engine
-    without its own (each must declare the feature, checked before the first game).
-
-    :raises UserError: a bad ``-e``.
-    """
-    each = {key: value for key, value in (("nodes", nodes), ("depth", depth)) if value}
-    entrants, _ = command_line_entrants(
-        None, engines, each, mode=None, source="command line", here=os.getcwd()
-    )
-    return entrants or []
-
-
 def match_plan(
     settings: dict[str, Any],
     entrants: list[dict[str, Any]],
     *,
+    shared: dict[str, int] | None = None,
     max_plies: int,
     resign: str | None,
     draw: str | None,
@@ -69,6 +53,8 @@ def match_plan(
     seats rotated every game (``seat_order = "cyclic"``: with two seats the same as every
     arrangement), plus the config keys in ``settings`` (``game``, ``games``, ``seed``,
     ``tc``, ...). ``hidden`` paths (the record file) are hidden from sandboxed engines.
+    ``shared`` search limits (``--nodes``, ``--each nodes=``) go to the engines that
+    declare the feature; a note names each one left without (``with_shared_limits``).
 
     :raises UserError: a bad setting, or an engine that cannot run (one line).
     """
@@ -85,6 +71,10 @@ def match_plan(
         cfg = with_sandbox(cfg, sandbox)
     if limits is not None:
         cfg = with_limits(cfg, limits)
+    if shared:
+        cfg, notes = with_shared_limits(cfg, "command line", shared)
+        for note in notes:
+            typer.echo(f"referee: note: {note}", err=True)
     plan = Plan.from_config(cfg, "command line").hiding(hidden)
     if limits is not None:  # --sandbox-* with no engine in the sandbox: one line, not ignored
         limits.refuse_unsandboxed(plan.entrants)
@@ -132,9 +122,7 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
 
     try:
         result: MatchResult = run_until_signalled(
-            lambda: run_match(
-                plan, out, on_game=on_game, transcript_file=kept, keep_played=False
-            )
+            lambda: run_match(plan, out, on_game=on_game, transcript_file=kept, keep_played=False)
         )
     except KeyboardInterrupt:
         saved = f"; they are in {out}" if out is not None and scored else ""

@@ -82,16 +82,15 @@ def _sprt(text: str) -> dict[str, Any]:
     return dict(zip(keys, values, strict=False))
 
 
+ENGINE_HELP = (
+    "An engine: a built-in name, a command, NAME=COMMAND, or settings"
+    " 'name=N cmd=COMMAND tc=… nodes=… depth=… option.NAME=V dir=… sandbox=…"
+    " restart=on' (tournaments/README.md). Repeat for each engine."
+)
+"""The help of ``-e`` in ``play`` and ``tournament``."""
 EngineOption = Annotated[
     list[str] | None,
-    typer.Option(
-        "--engine",
-        "-e",
-        metavar="ENGINE",
-        help="An engine: a built-in name, a command, NAME=COMMAND, or settings"
-        " 'name=N cmd=COMMAND tc=… nodes=… depth=… option.NAME=V dir=… sandbox=…"
-        " restart=on' (tournaments/README.md). Repeat for each engine.",
-    ),
+    typer.Option("--engine", "-e", metavar="ENGINE", help=ENGINE_HELP),
 ]
 EachOption = Annotated[
     list[str] | None,
