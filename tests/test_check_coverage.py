@@ -18,8 +18,8 @@ import pytest
 
 from referee.registry import GAMES, make_game
 from tests.c_build import build_trike_engine
-from tournaments.play.coverage import scenarios
-from tournaments.play.coverage.steps import STEPS
+from tournaments.checks.coverage import scenarios
+from tournaments.checks.coverage.steps import STEPS
 
 GAME_NAMES = [cls.name for cls in GAMES]
 

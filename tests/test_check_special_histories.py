@@ -1,6 +1,6 @@
 """``check-engine``'s special-move step always sends every game's special moves.
 
-The fixed histories (``tournaments/play/coverage/histories.py``) are checked against the
+The fixed histories (``tournaments/checks/coverage/histories.py``) are checked against the
 rules here, each by a test of its own kind written from the boards before and after the
 move (not from the history's name): every move legal, the last one really a castling, an
 en passant, a chain … Then the step's requests hold the Trichess castling and en passant
@@ -21,9 +21,9 @@ from bots.faulty_bot import castling_or_en_passant
 from protocol.spec import EngineSpec
 from referee.listing.captures import victims
 from referee.registry import GAME_NAMES, make_game
-from tournaments.play.coverage import scenarios
-from tournaments.play.coverage.histories import SPECIAL_HISTORIES, SpecialHistory
-from tournaments.play.coverage.steps import STEPS, Coverage, _ask_all
+from tournaments.checks.coverage import scenarios
+from tournaments.checks.coverage.histories import SPECIAL_HISTORIES, SpecialHistory
+from tournaments.checks.coverage.steps import STEPS, Coverage, _ask_all
 
 Check = Callable[[str, Any, Any, Any, str], bool]
 """``(game, before, move, after, text)``: whether the move is of the kind named."""

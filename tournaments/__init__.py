@@ -7,8 +7,10 @@ below: ``bots``, ``referee``, ``protocol``):
   crosstables, Elo, Plackett–Luce, SPRT, the event summary and its text tables (pure).
 * ``event``    what is to be played: the config file, entrants, schedules, openings and
   the ``Plan`` with its ``Job`` per game (pure; pydantic only in ``config``).
-* ``play``     playing games: game slots, worker processes, the journal and the event
-  directory (trio and files).
+* ``store``    the event directory: the journal and its writer, index, checkpoint, game
+  numbering and transcripts, read back by ``event_dir`` (files).
+* ``play``     playing games: game slots and worker processes (trio).
+* ``checks``   ``referee check-engine``: an engine walked through the protocol.
 * ``cluster``  playing the same jobs on a Dask cluster.
 * ``runner``   ``run_tournament``: drives slots or the cluster, journals every game,
   stops on SPRT, resumes.

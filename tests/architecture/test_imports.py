@@ -19,7 +19,9 @@ PACKAGES = ("protocol", "referee", "bots", "tournaments")
 TOURNAMENT_ROOMS = (
     "results",
     "event",
+    "store",
     "play",
+    "checks",
     "cluster",
     "runner",
     "html",
@@ -178,3 +180,5 @@ def test_the_checker_sees_a_circle_and_an_upward_import() -> None:
     assert _points_up("protocol.codec", "referee.core")
     assert _points_up("bots.engine", "tournaments.event.engines")
     assert not _points_up("tournaments.__main__", "tournaments.cli.app")
+    assert _points_up("tournaments.store.journal", "tournaments.play.slot")
+    assert not _points_up("tournaments.play.slot", "tournaments.store.transcripts")

@@ -26,11 +26,11 @@ from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entran
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.plan import Plan
-from tournaments.play import transcripts
-from tournaments.play.journal import JOURNAL, config_difference
 from tournaments.results.game import GameReport
 from tournaments.runner.match import run_match
 from tournaments.runner.run import Progress, run_tournament
+from tournaments.store import transcripts
+from tournaments.store.journal import JOURNAL, config_difference
 
 pytest.importorskip("distributed")
 

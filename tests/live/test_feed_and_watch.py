@@ -12,13 +12,13 @@ from protocol.search_info import SearchInfo, Shares
 from referee.match import PlayedMove
 from tests.report.events import MATCH, play
 from tournaments.live.watch import EventWatcher
-from tournaments.play.journal import read_journal
 from tournaments.play.live_feed import (
     FLUSH_INTERVAL,
     LIVE_DIR,
     live_game,
     read_feed,
 )
+from tournaments.store.journal import read_journal
 
 
 def _move(
@@ -175,7 +175,7 @@ def test_a_big_journal_is_not_read_whole_and_any_game_still_opens(
 
 
 def test_line_start_finds_a_line_from_its_end(tmp_path: Path) -> None:
-    from tournaments.play.index import line_start
+    from tournaments.store.index import line_start
 
     path = tmp_path / "j"
     lines = [b"header", b"x" * 200_000, b"short", b""]

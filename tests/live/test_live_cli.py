@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.clirun import run_referee
-from tournaments.play.journal import read_journal
+from tournaments.store.journal import read_journal
 
 pytestmark = pytest.mark.processes
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.report.webdriver import Browser
-from tournaments.play.journal import read_journal
+from tournaments.store.journal import read_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(rb"live view of .* at (http://127\.0\.0\.1:(\d+)/)")

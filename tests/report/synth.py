@@ -34,9 +34,9 @@ from referee.registry import make_game
 from referee.results import forfeit_outcome
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
-from tournaments.play.writer import Journal
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
+from tournaments.store.writer import Journal
 
 FORFEIT_EVERY = 97
 """Every this many games (by schedule position) one ends as a time forfeit."""

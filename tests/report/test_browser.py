@@ -16,8 +16,8 @@ from tests.report.conftest import errors as _errors
 from tests.report.webdriver import Browser
 from tournaments.cli.adjudicate import write_adjudication_page
 from tournaments.html.report import build_report
-from tournaments.play.event_dir import read_event
-from tournaments.play.journal import RESULTS
+from tournaments.store.event_dir import read_event
+from tournaments.store.journal import RESULTS
 
 
 def _state(browser: Browser, game: str) -> tuple[str, str]:

@@ -22,9 +22,9 @@ from tests.report.synth import synth_event
 from tests.report.webdriver import Browser
 from tournaments.html.paged.page import PAGE_SIZE
 from tournaments.html.paged.writer import blocks_folder, write_report
-from tournaments.play.event_dir import open_event
-from tournaments.play.journal import JOURNAL
 from tournaments.results.game import GameReport
+from tournaments.store.event_dir import open_event
+from tournaments.store.journal import JOURNAL
 
 pytestmark = pytest.mark.browser
 

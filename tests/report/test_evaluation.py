@@ -15,7 +15,7 @@ from tests.clirun import run_referee
 from tournaments.html.chart import HEIGHT, TOP
 from tournaments.html.evaluation import evaluation_chart, moves_with_search, seat_shares
 from tournaments.html.report import build_report
-from tournaments.play.event_dir import read_event
+from tournaments.store.event_dir import read_event
 
 ROOT = Path(__file__).resolve().parents[2]
 TAGS = (

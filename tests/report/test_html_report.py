@@ -17,10 +17,10 @@ from tests.report.page import Page, read_page
 from tournaments.html.chart import Series, line_chart
 from tournaments.html.replay import FramePool, replay
 from tournaments.html.report import FORFEITS, build_report, forfeit_rows
-from tournaments.play.event_dir import Event, read_event
-from tournaments.play.journal import RESULTS, read_journal
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize
+from tournaments.store.event_dir import Event, read_event
+from tournaments.store.journal import RESULTS, read_journal
 
 
 @pytest.fixture(scope="module")

@@ -24,8 +24,8 @@ from tournaments.html.paged.blocks import GAME_BLOCK, LIST_BLOCK, block_name, un
 from tournaments.html.paged.writer import MARK, ReportError, blocks_folder, write_report
 from tournaments.html.replay import FramePool, replay
 from tournaments.html.report import build_report
-from tournaments.play.event_dir import open_event, read_event
-from tournaments.play.journal import JOURNAL, RESULTS, JournalError
+from tournaments.store.event_dir import open_event, read_event
+from tournaments.store.journal import JOURNAL, RESULTS, JournalError
 
 
 def blocks(folder: Path, kind: str) -> list[Any]:

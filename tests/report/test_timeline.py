@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.play.event_dir import read_event
 from tournaments.results.summary import summarize
 from tournaments.results.timeline import (
     MAX_SAMPLES,
@@ -20,6 +19,7 @@ from tournaments.results.timeline import (
     sample_sizes,
     timeline,
 )
+from tournaments.store.event_dir import read_event
 
 
 def test_sample_sizes() -> None:

@@ -42,7 +42,6 @@ from tournaments.event.schedule import (
     round_robin_encounters,
     swiss_pairings,
 )
-from tournaments.play.journal import JOURNAL, read_journal
 from tournaments.results import plackett_luce as pl
 from tournaments.results.counts import Counts
 from tournaments.results.elo import Z95
@@ -52,6 +51,7 @@ from tournaments.results.tables import CROSSTABLE_LIMIT, crosstable_names, rende
 from tournaments.runner import records
 from tournaments.runner.records import ResultsFile
 from tournaments.runner.tally import Tally
+from tournaments.store.journal import JOURNAL, read_journal
 
 FIELD = 10_000
 

@@ -10,20 +10,20 @@ from pathlib import Path
 import pytest
 
 from tests.report.events import MATCH, play
-from tournaments.play.checkpoint import (
+from tournaments.results.counts import Counts
+from tournaments.results.summary import summarize, summarize_counts, summary_json
+from tournaments.store.checkpoint import (
     CHECKPOINT,
     Checkpoint,
     header_digest,
     read_checkpoint,
     write_checkpoint,
 )
-from tournaments.play.event_dir import open_event, read_event
-from tournaments.play.index import INDEX
-from tournaments.play.journal import GAMES, JOURNAL, iter_entries, read_header
-from tournaments.play.numbers import GameNumbers
-from tournaments.play.writer import Journal
-from tournaments.results.counts import Counts
-from tournaments.results.summary import summarize, summarize_counts, summary_json
+from tournaments.store.event_dir import open_event, read_event
+from tournaments.store.index import INDEX
+from tournaments.store.journal import GAMES, JOURNAL, iter_entries, read_header
+from tournaments.store.numbers import GameNumbers
+from tournaments.store.writer import Journal
 
 SETTINGS = {**MATCH, "games": 16, "sprt": None}
 

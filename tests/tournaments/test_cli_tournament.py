@@ -25,10 +25,10 @@ from tests.procs import live_with
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import load_config
 from tournaments.event.plan import Plan
-from tournaments.play.journal import JournalError, hold_lock, read_journal
 from tournaments.results.summary import EventInfo, summarize, summary_json
 from tournaments.results.tables import render
 from tournaments.runner.run import run_tournament
+from tournaments.store.journal import JournalError, hold_lock, read_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tournaments" / "examples"

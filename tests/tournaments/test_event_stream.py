@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from referee.core import Outcome, Termination
-from tournaments.play.event_dir import open_event, read_event
-from tournaments.play.journal import JOURNAL, JournalError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
+from tournaments.store.event_dir import open_event, read_event
+from tournaments.store.journal import JOURNAL, JournalError
 
 INFO = EventInfo(event="e", game="trike", names=("a", "b"), players=2, total=4)
 HEADER = json.dumps({"type": "tournament", "version": 1, "config": {}, "info": INFO.to_json()})

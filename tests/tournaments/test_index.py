@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from tests.report.events import MATCH, play
-from tournaments.play.event_dir import open_event, read_event, without_record
-from tournaments.play.index import INDEX, read_index
-from tournaments.play.journal import JOURNAL
 from tournaments.results.summary import summarize
 from tournaments.results.tables import render
+from tournaments.store.event_dir import open_event, read_event, without_record
+from tournaments.store.index import INDEX, read_index
+from tournaments.store.journal import JOURNAL
 
 
 @pytest.fixture(scope="module")

@@ -34,8 +34,8 @@ from tests.procs import processes
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import load_config, parse_config
 from tournaments.event.plan import Plan
-from tournaments.play.journal import JOURNAL, JournalError, read_journal
 from tournaments.runner.run import run_tournament
+from tournaments.store.journal import JOURNAL, JournalError, read_journal
 
 pytestmark = pytest.mark.processes
 

@@ -32,10 +32,10 @@ from tournaments.event.knockout import (
 from tournaments.event.plan import Plan
 from tournaments.event.schedule import Fixture
 from tournaments.live.watch import EventWatcher
-from tournaments.play.journal import read_journal
 from tournaments.play.slot import TranscriptSink
 from tournaments.runner.phases import knockout_state
 from tournaments.runner.run import RunResult, run_tournament
+from tournaments.store.journal import read_journal
 
 Rule = Callable[[Fixture], Sequence[float]]
 

@@ -19,8 +19,8 @@ import pytest
 from referee.record.stream import read_records
 from tests.procs import live_with
 from tournaments.cli.app import main
-from tournaments.play import journal as journal_module
-from tournaments.play.journal import JOURNAL, read_journal
+from tournaments.store import journal as journal_module
+from tournaments.store.journal import JOURNAL, read_journal
 
 pytestmark = pytest.mark.processes
 
@@ -93,7 +93,7 @@ def test_a_full_disk_mid_event_stops_cleanly_and_resume_finishes(
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_write_all(fd, data)
 
-    monkeypatch.setattr("tournaments.play.writer.write_all", write_all)
+    monkeypatch.setattr("tournaments.store.writer.write_all", write_all)
     code, err = cli(capsys, monkeypatch, *tournament_args(out, marker))
     assert code == 2, err
     lines = err.strip().splitlines()
@@ -107,7 +107,7 @@ def test_a_full_disk_mid_event_stops_cleanly_and_resume_finishes(
     kept = read_journal(out).games
     # The games of the groups written before, and the whole lines of the torn write.
     assert 1 <= len(kept) < 6
-    monkeypatch.setattr("tournaments.play.writer.write_all", real_write_all)
+    monkeypatch.setattr("tournaments.store.writer.write_all", real_write_all)
     code, err = cli(capsys, monkeypatch, "tournament", "--resume", "--out", str(out), "-q")
     assert code == 0, err
     final = read_journal(out)

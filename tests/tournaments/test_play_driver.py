@@ -31,10 +31,10 @@ from tournaments.cli.tournament import engine_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
-from tournaments.play.journal import GAMES
 from tournaments.play.slot import PlayerFactory, TranscriptSink
 from tournaments.runner.match import MatchResult, run_match
 from tournaments.runner.run import run_tournament
+from tournaments.store.journal import GAMES
 
 ENGINES = ["random --seed 1", "greedy --seed 2"]
 OPENINGS = "i1 i3\ni2 h2\n"

@@ -25,13 +25,13 @@ from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.event.schedule import Fixture
 from tournaments.play.errors import TournamentError
-from tournaments.play.journal import GAMES, JOURNAL, RESULTS, JournalError, hold_lock, read_journal
 from tournaments.play.slot import PlayerFactory, TranscriptSink
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize
 from tournaments.results.tables import render
 from tournaments.runner.records import BACKLOG
 from tournaments.runner.run import Progress, RunResult, run_tournament
+from tournaments.store.journal import GAMES, JOURNAL, RESULTS, JournalError, hold_lock, read_journal
 
 FOUR = [
     {"name": "greedy-1", "command": "greedy --seed 1"},

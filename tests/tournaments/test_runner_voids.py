@@ -19,11 +19,11 @@ from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.html.paged.writer import Layout, write_report
 from tournaments.html.report import build_report
-from tournaments.play.checkpoint import CHECKPOINT
 from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
-from tournaments.play.event_dir import open_event, read_event
-from tournaments.play.journal import JOURNAL, RESULTS, read_journal
 from tournaments.runner.run import RunResult, run_tournament
+from tournaments.store.checkpoint import CHECKPOINT
+from tournaments.store.event_dir import open_event, read_event
+from tournaments.store.journal import JOURNAL, RESULTS, read_journal
 
 TWO = [
     {"name": "random-1", "command": "random --seed 1"},

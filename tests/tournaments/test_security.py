@@ -17,8 +17,8 @@ from referee.record.stream import read_records
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.plan import Plan
-from tournaments.play.journal import read_journal
 from tournaments.runner.run import run_tournament
+from tournaments.store.journal import read_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_NAMES = ["../../escaped", "/etc/passwd", "a/b\\c", "..", "logs/../../x", "~root"]

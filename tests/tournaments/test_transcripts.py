@@ -13,9 +13,9 @@ from referee.core import Termination
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
-from tournaments.play import transcripts
-from tournaments.play.journal import read_journal
 from tournaments.runner.run import run_tournament
+from tournaments.store import transcripts
+from tournaments.store.journal import read_journal
 
 FAILED = {Termination.ILLEGAL_MOVE, Termination.TIMEOUT, Termination.CRASH, Termination.VOID}
 

@@ -28,6 +28,7 @@ from referee.perft import divide, perft
 from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
 from referee.version import VERSION
+from tournaments.checks.check_engine import check_engine
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.help_text import readable
@@ -57,8 +58,7 @@ from tournaments.cli.tournament import (
     tournament_command,
 )
 from tournaments.event.engines import check_runnable, resolve_engine
-from tournaments.play.check_engine import check_engine
-from tournaments.play.transcripts import MODES as TRANSCRIPT_MODES
+from tournaments.store.transcripts import MODES as TRANSCRIPT_MODES
 
 app = typer.Typer(
     name="referee",

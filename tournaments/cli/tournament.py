@@ -56,9 +56,7 @@ from tournaments.event.knockout import bracket_json, bracket_lines
 from tournaments.event.plan import Plan
 from tournaments.html.page import page
 from tournaments.play.errors import TournamentError
-from tournaments.play.event_dir import open_event
 from tournaments.play.features import check_features_now, shared_limits
-from tournaments.play.journal import GAMES, JOURNAL, JournalError, read_header
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts, summary_json
@@ -66,6 +64,8 @@ from tournaments.results.tables import FORMATS, render, title
 from tournaments.runner.events import EventLog, open_events
 from tournaments.runner.phases import event_knockout, knockout_state
 from tournaments.runner.run import Progress, RunResult, run_tournament
+from tournaments.store.event_dir import open_event
+from tournaments.store.journal import GAMES, JOURNAL, JournalError, read_header
 
 P = ParamSpec("P")
 

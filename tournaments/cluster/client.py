@@ -49,9 +49,9 @@ from tournaments.cluster.task import TRANSCRIPT_KEY, play_batch, preflight
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job
 from tournaments.event.plan import Plan
-from tournaments.play import transcripts
 from tournaments.play.errors import VoidTally
 from tournaments.results.game import GameReport
+from tournaments.store import transcripts
 
 if TYPE_CHECKING:
     from distributed import Client, Future, as_completed

@@ -40,12 +40,12 @@ from bots.cbuild import BuildError
 from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
 from referee.errors import UserError
+from tournaments.checks.check_engine import check_engine
 from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
-from tournaments.play import transcripts
-from tournaments.play.check_engine import check_engine
 from tournaments.play.worker import play_jobs
 from tournaments.results.game import GameReport
+from tournaments.store import transcripts
 
 ENGINES_VARIABLE = "REFEREE_ENGINES"
 """Environment variable of a worker naming its TOML file of entrant commands."""

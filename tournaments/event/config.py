@@ -211,7 +211,7 @@ class TournamentConfig(_Model):
     start_timeout: float = Field(default=10.0, gt=0)
     """Seconds an engine may take to start and to answer ``newgame``."""
     transcripts: Literal["all", "failures", "none"] = "failures"
-    """Engine transcripts kept in ``logs/`` (``tournaments.play.transcripts``): of games
+    """Engine transcripts kept in ``logs/`` (``tournaments.store.transcripts``): of games
     ended by a failure (forfeit, void, adjudication), of every game, or of none."""
     points: list[float] | None = None
     """Tournament points per place (1st, 2nd, …); tied seats share the average of the

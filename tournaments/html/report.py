@@ -8,7 +8,7 @@ tags, termination and moves, replayable position by position (each laid out by
 ``tournaments.html.game_view``).
 
 Every table is the one ``referee standings`` prints: the same
-``tournaments.play.event_dir.read_event`` reads the directory, the same
+``tournaments.store.event_dir.read_event`` reads the directory, the same
 ``tournaments.results.summary.summarize`` computes it and the same row builders lay it out;
 ``summary_json`` (what ``results.json`` holds) is embedded as
 ``<script id="results-data" type="application/json">``.
@@ -33,7 +33,6 @@ from tournaments.html.chart import Series, line_chart
 from tournaments.html.game_view import GameViews, game_list, game_view, parse_game
 from tournaments.html.page import esc, json_block, page, table
 from tournaments.html.replay import REPLAY_SCRIPT, FramePool, PicturePieces, svg_pieces
-from tournaments.play.event_dir import Event
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize, summary_json
 from tournaments.results.tables import (
@@ -49,6 +48,7 @@ from tournaments.results.tables import (
     unlisted,
 )
 from tournaments.results.timeline import llr_series, points_series, rating_series, timeline
+from tournaments.store.event_dir import Event
 
 DEFAULT_MAX_POSITIONS = 5000
 """Positions drawn per report by default: about 1 kB of page each once shared parts are

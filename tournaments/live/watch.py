@@ -27,14 +27,14 @@ from referee.pictures import position_svg
 from referee.registry import make_game
 from tournaments.event import stream
 from tournaments.html.page import esc
-from tournaments.play.event_dir import open_event
-from tournaments.play.index import find_game_end, line_start
-from tournaments.play.journal import JOURNAL, JournalError
 from tournaments.play.live_feed import LIVE_DIR, read_feed
 from tournaments.results.game import GameReport
 from tournaments.results.summary import summarize_counts
 from tournaments.results.tables import render
 from tournaments.runner.phases import event_knockout
+from tournaments.store.event_dir import open_event
+from tournaments.store.index import find_game_end, line_start
+from tournaments.store.journal import JOURNAL, JournalError
 
 TABLES_INTERVAL = 1.0
 """Seconds between two recomputations of the tables while games keep finishing."""
@@ -169,7 +169,7 @@ class EventWatcher:
 
     def game(self, number: int) -> GameReport | None:
         """Finished game ``number`` with its record (for ``/game/N``): one of the listed
-        games, or found through the index (``play.index``) and read from the journal."""
+        games, or found through the index (``store.index``) and read from the journal."""
         path = self.directory / JOURNAL
         where = self.finished.get(number)
         try:

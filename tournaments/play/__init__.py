@@ -1,11 +1,10 @@
-"""Playing the games of an event (trio, processes and files).
+"""Playing the games of an event (trio and processes).
 
 ``slot`` plays one job after another with cached engines and builds each game's record
 (the only code that plays a game, for ``tournament`` and ``play`` alike); ``worker`` runs
-slots in separate processes; ``check_engine`` walks an engine through the protocol;
-``journal`` is the append-only, crash-safe log of finished games (its format and
-readers), ``writer`` appends to it and resumes it, ``index`` and ``checkpoint`` (with
-``numbers``) keep what the tables need beside it, and ``event_dir`` reads an event
-directory back; ``fdlimit`` sizes the open-file limit; ``errors`` what the runner and the
-cluster share. New ways of running engines or storing per-game output go here.
+slots in separate processes; ``features`` refuses, before the first game, an engine
+limit the engine cannot honour; ``live_feed`` publishes a game's moves as they are
+played; ``fdlimit`` sizes the open-file limit; ``errors`` what the runner and the cluster
+share (the void policy). What is kept on disk (journal, transcripts, the event
+directory) is ``tournaments.store``, below this room. New ways of running engines go here.
 """

@@ -11,7 +11,7 @@ The slot is the only code that plays a game for a command: ``referee tournament`
 and ``referee play`` (``tournaments.runner``) both hand it jobs. For each game it builds
 the ``.tgn`` record (``game_tags``: the one list of a record's tags), writes the engines'
 transcripts of that game to its process's store in ``logs/``, or to ``play``'s one
-transcript file (``play.transcripts``, per the ``transcripts`` setting), and returns a
+transcript file (``store.transcripts``, per the ``transcripts`` setting), and returns a
 ``GameReport``: the only thing that travels back to the runner.
 """
 
@@ -39,9 +39,9 @@ from referee.record import MoveEntry, build_record, format_record, timing_commen
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.engines import hide_path
 from tournaments.event.jobs import Job, SlotSetup
-from tournaments.play import transcripts
 from tournaments.play.live_feed import live_game
 from tournaments.results.game import GameReport
+from tournaments.store import transcripts
 
 _SENT_AT = attrgetter("sent_at")
 _ARRIVED_AT = attrgetter("arrived_at")

@@ -12,7 +12,7 @@ entrants and the blocks still waiting for their second game. Everything
 ``add`` folds in one game (void games and games without a full ranking are ignored,
 as ``summarize`` ignores them); it never looks at game numbers: a caller that may see
 one game twice (a journal read again) deduplicates first. ``to_json``/``from_json``
-round-trip exactly (the runner keeps them as a checkpoint: ``tournaments.play.checkpoint``).
+round-trip exactly (the runner keeps them as a checkpoint: ``tournaments.store.checkpoint``).
 
 Pairs: with ``paired`` (two seats, an even number of games per encounter) a block holds
 at most two games; when a block's second game arrives and the two games seat the same

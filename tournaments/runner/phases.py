@@ -16,11 +16,11 @@ from tournaments.event.schedule import (
     swiss_pairings,
     swiss_round_fixtures,
 )
-from tournaments.play.event_dir import open_event
-from tournaments.play.journal import JOURNAL, JournalError, read_header
-from tournaments.play.writer import Journal
 from tournaments.results.standings import place_points
 from tournaments.results.summary import EventInfo
+from tournaments.store.event_dir import open_event
+from tournaments.store.journal import JOURNAL, JournalError, read_header
+from tournaments.store.writer import Journal
 
 
 def phases(plan: Plan, journal: Journal) -> Iterable[Iterable[Fixture]]:

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import trio
 
-from tournaments.play.journal import write_atomic, write_failed
-from tournaments.play.writer import Journal
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts
 from tournaments.results.tables import render
+from tournaments.store.journal import write_atomic, write_failed
+from tournaments.store.writer import Journal
 
 
 class ResultsFile:

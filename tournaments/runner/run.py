@@ -2,7 +2,7 @@
 
 ``run_tournament(plan, out)``:
 
-1. takes the output directory's lock and opens its journal (``tournaments.play.journal``):
+1. takes the output directory's lock and opens its journal (``tournaments.store.journal``):
    a new one, or with ``resume`` the existing one, whose finished games are kept;
 2. opens the game slots: ``concurrency`` slots, in this event loop (``workers=0``,
    the default for concurrency 1) or spread over worker processes
@@ -43,12 +43,9 @@ import trio
 
 from tournaments.event import stream
 from tournaments.event.plan import Plan
-from tournaments.play.event_dir import read_event
-from tournaments.play.journal import RESULTS
 from tournaments.play.live_feed import clear_feeds
 from tournaments.play.slot import PlayerFactory
 from tournaments.play.worker import cpu_times
-from tournaments.play.writer import Journal
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
@@ -57,6 +54,9 @@ from tournaments.runner.phases import knockout_state, phases
 from tournaments.runner.records import Recorder, ResultsFile
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
 from tournaments.runner.tally import Tally
+from tournaments.store.event_dir import read_event
+from tournaments.store.journal import RESULTS
+from tournaments.store.writer import Journal
 
 RESULTS_INTERVAL = 2.0
 """Seconds between rewrites of ``results.json`` while the tournament runs."""

@@ -52,10 +52,10 @@ from tournaments.html.paged.blocks import (
 from tournaments.html.paged.page import Drawn, build_first_page
 from tournaments.html.paged.results import GameResults
 from tournaments.html.report import DEFAULT_MAX_POSITIONS, build_report
-from tournaments.play.event_dir import Event, open_event
-from tournaments.play.journal import write_atomic
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
+from tournaments.store.event_dir import Event, open_event
+from tournaments.store.journal import write_atomic
 
 Layout = Literal["auto", "single", "paged"]
 

@@ -1,13 +1,13 @@
 """``Journal``: an open output directory that a runner appends finished games to.
 
-The format of the files is ``tournaments.play.journal``'s. Here they are written:
+The format of the files is ``tournaments.store.journal``'s. Here they are written:
 each batch of games goes to ``journal.jsonl`` in one write and one ``fsync`` (then the
 games count as finished), then their records to ``games.tgn`` and their lines to
 ``index.jsonl``. The journal keeps what the runner needs of its games in memory that
 does not grow with them (``numbers``: which games are finished; ``counts``: the
 tables' counts, ``tournaments.results.counts``) and writes them every
 ``CHECKPOINT_INTERVAL`` seconds and on close as the checkpoint ``tally.json``
-(``tournaments.play.checkpoint``).
+(``tournaments.store.checkpoint``).
 
 Resuming (``Journal.open(resume=True)``) reads the header line, the checkpoint and the
 index's last line, and then only the journal after what they cover: from the
@@ -32,15 +32,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tournaments.play.checkpoint import (
+from tournaments.results.counts import Counts
+from tournaments.results.game import GameReport
+from tournaments.store.checkpoint import (
     Checkpoint,
     header_digest,
     read_checkpoint,
     remove_checkpoint,
     write_checkpoint,
 )
-from tournaments.play.index import INDEX, append_index, index_line, index_tail, write_index
-from tournaments.play.journal import (
+from tournaments.store.index import INDEX, append_index, index_line, index_tail, write_index
+from tournaments.store.journal import (
     GAMES,
     JOURNAL,
     JOURNAL_VERSION,
@@ -53,8 +55,6 @@ from tournaments.play.journal import (
     write_all,
     write_failed,
 )
-from tournaments.results.counts import Counts
-from tournaments.results.game import GameReport
 
 CHECKPOINT_INTERVAL = 2.0
 """Seconds between checkpoints while games are journaled."""
@@ -243,7 +243,7 @@ class Journal:
             self.checkpoint()
 
     def checkpoint(self) -> None:
-        """Write ``tally.json`` for the games noted so far (``play.checkpoint``)."""
+        """Write ``tally.json`` for the games noted so far (``store.checkpoint``)."""
         end, games_end = self._noted
         state = Checkpoint(
             self.counts, end, games_end, self.voids, self.numbers, self.runner_voids

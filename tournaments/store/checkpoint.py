@@ -3,7 +3,7 @@ to read a million games to show the tables.
 
 The runner keeps, as it journals games, their ``tournaments.results.counts.Counts``
 (a few hundred outcome keys, whatever the number of games), the set of their numbers
-(``play.numbers``) and how far they reach: ``end``, the journal's length after the
+(``store.numbers``) and how far they reach: ``end``, the journal's length after the
 last counted game, and ``games_end``, the length of ``games.tgn`` once its records were
 appended. It writes them here (atomically, through a rename) every couple of seconds and
 at the end. A reader takes the checkpoint and reads only the journal after ``end``
@@ -26,8 +26,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tournaments.play.numbers import GameNumbers
 from tournaments.results.counts import Counts
+from tournaments.store.numbers import GameNumbers
 
 CHECKPOINT = "tally.json"
 VERSION = 1

@@ -12,7 +12,7 @@ in a game), 7 ping during a search, 8 gameover (then still responsive), 9 quit (
 process exits by itself).
 
 With ``coverage=True`` (the command line's default) the steps of
-``tournaments.play.coverage.steps`` follow, numbered on from 10, each in a fresh
+``tournaments.checks.coverage.steps`` follow, numbered on from 10, each in a fresh
 process: what real games send (every seat and player count, ``position state``
 starts, every rule option, the pie ``swap`` and special moves in the history, an
 unknown command, the engine's own options, two games in one process), then real games
@@ -36,7 +36,7 @@ from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from referee.core import Game, State
 from referee.errors import RulesError
-from tournaments.play.coverage.steps import Coverage, coverage_steps
+from tournaments.checks.coverage.steps import Coverage, coverage_steps
 
 STEPS = (
     "handshake",

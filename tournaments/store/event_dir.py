@@ -13,19 +13,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.errors import RulesError
-from tournaments.play.checkpoint import header_digest, read_checkpoint
-from tournaments.play.index import read_index
-from tournaments.play.journal import (
+from tournaments.results.counts import Counts
+from tournaments.results.game import GameReport
+from tournaments.results.summary import EventInfo, Summary, summarize_counts
+from tournaments.store.checkpoint import header_digest, read_checkpoint
+from tournaments.store.index import read_index
+from tournaments.store.journal import (
     JOURNAL,
     JournalError,
     iter_journal,
     read_header,
     read_journal,
 )
-from tournaments.play.numbers import GameNumbers
-from tournaments.results.counts import Counts
-from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo, Summary, summarize_counts
+from tournaments.store.numbers import GameNumbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ class EventStream:
 
     def results(self) -> Iterator[GameReport]:
         """The finished games as ``games`` gives them, but without records or reasons,
-        and fast: from the index (``play.index``) as far as it covers the journal, then
+        and fast: from the index (``store.index``) as far as it covers the journal, then
         from the journal's tail. What the tables need, for any size of event.
 
         :raises JournalError: as ``games``.
@@ -125,7 +125,7 @@ class EventStream:
 
     def counts(self) -> Counts:
         """The tables' counts of the finished games (``tournaments.results.counts``): from
-        the runner's checkpoint (``play.checkpoint``) and the journal after it, or, without
+        the runner's checkpoint (``store.checkpoint``) and the journal after it, or, without
         a usable checkpoint, from ``results``. Memory and time grow with the games the
         checkpoint does not cover, not with the event (a finished event: neither).
 

@@ -32,8 +32,8 @@ from typing import Any
 from referee.core import AnyGame, OptionSpec, State
 from referee.errors import RulesError
 from referee.registry import make_game
+from tournaments.checks.coverage.histories import SPECIAL_HISTORIES
 from tournaments.event.openings import OpeningError, derive_seed, random_opening
-from tournaments.play.coverage.histories import SPECIAL_HISTORIES
 
 AnyState = State[Any]
 

@@ -1,5 +1,5 @@
 """The output directory of a tournament: its files, and the journal's format and readers
-(the writer is ``tournaments.play.writer``).
+(the writer is ``tournaments.store.writer``).
 
 Layout of ``DIR``:
 
@@ -22,15 +22,15 @@ Layout of ``DIR``:
 ``games.tgn``
     Every finished game's record in finishing order (``protocol/RECORD.md``),
     appended per game. On ``--resume`` it is mended from the journal
-    (``tournaments.play.writer``), so it never holds a game twice or one the journal
+    (``tournaments.store.writer``), so it never holds a game twice or one the journal
     does not.
 ``logs/transcripts-PID.log``
-    Engine transcripts, a block per game (``tournaments.play.transcripts``).
+    Engine transcripts, a block per game (``tournaments.store.transcripts``).
 ``index.jsonl``
-    The journal's games without records (``tournaments.play.index``): continued when a
+    The journal's games without records (``tournaments.store.index``): continued when a
     runner opens the directory, never trusted past the journal.
 ``tally.json``
-    The tables' counts of the games up to a journal offset (``tournaments.play.checkpoint``).
+    The tables' counts of the games up to a journal offset (``tournaments.store.checkpoint``).
 ``results.json``
     Standings, crosstable and ratings, rewritten (atomically) while the tournament
     runs and at its end.
@@ -194,7 +194,7 @@ def iter_journal(path: Path, *, start: int = 0) -> Iterator[tuple[str, Any]]:
     """The entries of the journal at ``path`` as ``_decode`` gives them, one line at a
     time (memory does not grow with the journal), with ``parse_journal``'s rules: a torn
     or unreadable *last* line is ignored. Games are not deduplicated here. ``start``: a
-    byte offset at the start of a line after the header (``play.index``).
+    byte offset at the start of a line after the header (``store.index``).
 
     :raises JournalError: an unreadable line before the last (raised when reached, after
         the entries before it), or a bad header; OSError: unreadable.

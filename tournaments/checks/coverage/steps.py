@@ -36,8 +36,7 @@ from referee.errors import RulesError
 from referee.match import play_game
 from referee.players import EnginePlayer
 from referee.registry import make_game
-from tournaments.event.engines import resolve_engine
-from tournaments.play.coverage.scenarios import (
+from tournaments.checks.coverage.scenarios import (
     Ask,
     GamePlan,
     game_plans,
@@ -47,6 +46,7 @@ from tournaments.play.coverage.scenarios import (
     state_asks,
     swap_asks,
 )
+from tournaments.event.engines import resolve_engine
 
 MOVETIME_MS = 100
 """Each request's ``go movetime``: the engine's own clock plays no part in these steps."""
