@@ -48,11 +48,12 @@ def test_time_odds_show_in_the_records_and_the_clocks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "ev"
-    code, _, err = cli(
+    code, stdout, err = cli(
         capsys, "tournament", *FAST, "-e", "name=short cmd=random tc=2+0.1", "-e", "random",
         "--tc", "30+0.5", "--games", "2", "--out", str(out),
     )  # fmt: skip
     assert code == 0, err
+    assert stdout.startswith("Engines: short (2+0.1), random (30+0.5)\n"), stdout
     records = read_records(out / "games.tgn")
     assert len(records) == 2
     for record in records:
@@ -132,6 +133,8 @@ def _journal_config(out: Path) -> dict[str, Any]:
         (("--each", "name=x"), "name is each engine's own"),
         (("--entrants", "add"), "give a file"),
         (("--tc", "1+0", "--movetime", "100"), "give either tc or movetime_ms, not both"),
+        (("--tc", "1+0", "--each", "tc=2+0"), "--tc 1+0 and --each tc=2+0 contradict"),
+        (("--movetime", "100", "--each", "tc=2+0"), "--movetime 100 and --each tc=2+0"),
     ],
 )  # fmt: skip
 def test_contradicting_flags_are_one_line_errors(
@@ -189,11 +192,18 @@ def test_engines_beside_a_config_file_say_what_they_did(
     code, _, err = cli(
         capsys, "tournament", str(config), "-e", "a=random", "-e", "b=random",
         "--entrants", "replace", "--rounds", "1", "--max-plies", "4", "--workers", "0", "-q",
-        "--out", str(out2),
+        "--each", "tc=3+0.1", "--out", str(out2),
     )  # fmt: skip
     assert code == 0, err
     assert f"-e replaces the 2 entrant(s) of {config}" in err
-    assert {r.seats for r in read_records(out2 / "games.tgn")} == {("a", "b"), ("b", "a")}
+    assert "--rounds 1 overrides the config's rounds = 4" in err
+    assert (
+        '--each tc=3+0.1 replaces the config\'s tc = "10+0.1" for every entrant without its'
+        " own tc" in err
+    )
+    records = read_records(out2 / "games.tgn")
+    assert {r.seats for r in records} == {("a", "b"), ("b", "a")}
+    assert {r.tag("TimeControl") for r in records} == {"3+0.1"}
 
 
 @pytest.mark.processes
@@ -214,7 +224,7 @@ def test_play_with_a_node_limit_on_one_engine_beside_one_without_the_feature(
         for ply, move in enumerate(record.moves):
             searched[record.seats[ply % 2]].update(_NODES.findall(move.comment or ""))
     assert searched == {"a": {"200"}, "greedy": set()}
-    assert "a " in stdout and "greedy " in stdout  # both in the standings
+    assert stdout.startswith("Engines: a (nodes 200), greedy (no node limit)\n"), stdout
 
 
 @pytest.mark.processes
@@ -223,12 +233,18 @@ def test_play_gives_each_engine_its_own_clock_and_each_fills_the_rest(
 ) -> None:
     out = tmp_path / "m.tgn"
     code, _, err = cli(
+        capsys, "play", "trike", "-e", "random", "-e", "random", "--tc", "5+0", "--each",
+        "tc=3+0",
+    )  # fmt: skip
+    assert code == 2 and "--tc 5+0 and --each tc=3+0 contradict" in err
+    code, stdout, err = cli(
         capsys, "play", "trike", "--option", "size=7", "-e", "name=short cmd=random tc=2+0.1",
         "-e", "random", "--each", "tc=20+0.2", "--nodes", "10",
         "--games", "2", "--max-plies", "6", "--out", str(out),
     )  # fmt: skip
     assert code == 0, err
     assert "random does not declare 'feature nodes': it plays without a node limit" in err
+    assert stdout.startswith("Engines: short (2+0.1), random (20+0.2)\n"), stdout
     tags = [(r.seats, r.tag("TimeControl")) for r in read_records(out)]
     assert tags == [(("short", "random"), "2+0.1,20+0.2"), (("random", "short"), "20+0.2,2+0.1")]
     assert all(v.confirmed for v in adjudicate_file(out))

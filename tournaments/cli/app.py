@@ -53,7 +53,9 @@ from tournaments.cli.tournament import (
     DepthOption,
     EachOption,
     NodesOption,
+    clock_flag,
     engine_entrants,
+    engines_line,
     standings_command,
     tournament_command,
 )
@@ -235,7 +237,8 @@ def play_command(
         settings["cluster"] = {"address": cluster}
     if out is not None:
         check_appendable(out)
-    entrants, shared = engine_entrants(engine, each, nodes=nodes, depth=depth)
+    clock = clock_flag(tc, movetime)
+    entrants, shared = engine_entrants(engine, each, nodes=nodes, depth=depth, clock=clock)
     plan = match_plan(
         {k: v for k, v in settings.items() if v is not None},
         entrants,
@@ -247,6 +250,9 @@ def play_command(
         limits=SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs),
         hidden=[out] if out is not None else [],
     )
+    engines = engines_line(plan)
+    if engines is not None:
+        typer.echo(engines)
     play_match(plan, out, quiet=quiet)
 
 

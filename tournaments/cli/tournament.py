@@ -123,16 +123,34 @@ DepthOption = Annotated[
 ]
 
 
+def clock_flag(tc: str | None, movetime: int | None) -> str | None:
+    """``--tc T`` or ``--movetime MS`` as given, for messages; None when neither is."""
+    if tc is not None:
+        return f"--tc {tc}"
+    return f"--movetime {movetime}" if movetime is not None else None
+
+
 def shared_settings(
-    each: list[str] | None, *, nodes: int | None, depth: int | None
+    each: list[str] | None,
+    *,
+    nodes: int | None,
+    depth: int | None,
+    clock: str | None = None,
 ) -> tuple[dict[str, int], dict[str, Any]]:
     """``--each`` with ``--nodes``/``--depth`` folded in: the shared search limits (which
     only engines declaring the feature get: ``features.shared_limits``) and the other
-    settings.
+    settings. ``clock``: the event's ``--tc``/``--movetime`` as given (``clock_flag``).
 
-    :raises EngineArgError: a bad ``--each``, or ``--nodes``/``--depth`` contradicting it.
+    :raises EngineArgError: a bad ``--each``, ``--nodes``/``--depth`` contradicting it,
+        or ``--each tc=`` beside ``--tc``/``--movetime`` (each engine would have its own
+        clock: the event's would be moot).
     """
     settings = each_settings(each)
+    if "tc" in settings and clock is not None:
+        raise EngineArgError(
+            f"{clock} and --each tc={settings['tc']} contradict (every engine without its"
+            " own tc= gets --each's): give one"
+        )
     for key, value in (("nodes", nodes), ("depth", depth)):
         if value is None:
             continue
@@ -149,18 +167,46 @@ def shared_settings(
 
 
 def engine_entrants(
-    engines: list[str], each: list[str] | None, *, nodes: int | None, depth: int | None
+    engines: list[str],
+    each: list[str] | None,
+    *,
+    nodes: int | None,
+    depth: int | None,
+    clock: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """``-e`` engines with ``--each`` filled in, as config entrants (``play``'s engines, a
     tournament's without a file), and the shared search limits for ``with_shared_limits``.
 
     :raises EngineArgError: as ``shared_settings`` and ``command_line_entrants``.
     """
-    limits, settings = shared_settings(each, nodes=nodes, depth=depth)
+    limits, settings = shared_settings(each, nodes=nodes, depth=depth, clock=clock)
     entrants, _ = command_line_entrants(
         None, engines, settings, mode=None, source="", here=os.getcwd()
     )
     return entrants or [], limits
+
+
+def engines_line(plan: Plan) -> str | None:
+    """``Engines: a (5+0.1, nodes 200), greedy (10+0.1, no node limit)``: each engine's
+    clock and search limits, when they differ between the engines (time odds, a limit
+    some have and others not), else None (nothing worth a line)."""
+    kinds = [
+        (key, label)
+        for key, label in (("nodes", "node"), ("depth", "depth"))
+        if any(getattr(spec, key) is not None for spec in plan.entrants)
+    ]
+    descriptions = []
+    for i, spec in enumerate(plan.entrants):
+        parts = [plan.tcs[i].tag()] if plan.tcs else []
+        for key, label in kinds:
+            value = getattr(spec, key)
+            parts.append(f"{key} {value}" if value is not None else f"no {label} limit")
+        descriptions.append(", ".join(parts))
+    if len(set(descriptions)) < 2:
+        return None
+    pairs = zip(plan.entrants, descriptions, strict=True)
+    named = (f"{spec.name} ({text})" for spec, text in pairs)
+    return "Engines: " + ", ".join(named)
 
 
 def _same_value(*flags: tuple[str, int | None]) -> int | None:
@@ -552,7 +598,9 @@ def tournament_command(
         overrides["openings"] = section
     if sprt is not None:
         overrides["sprt"] = _sprt(sprt)
-    shared, each_settings_ = shared_settings(each, nodes=nodes, depth=depth)
+    shared, each_settings_ = shared_settings(
+        each, nodes=nodes, depth=depth, clock=clock_flag(tc, movetime)
+    )
     resumed = resume and config is None
     if resumed and (engine or each_settings_ or shared):
         raise ConfigError(
@@ -561,6 +609,12 @@ def tournament_command(
         )
     earlier = _earlier_settings(config, out if resumed else None)
     notes = override_notes(earlier, overrides, flags)
+    for key in ("tc", "movetime_ms"):
+        if "tc" in each_settings_ and earlier.get(key) is not None:
+            notes.append(
+                f"--each tc={each_settings_['tc']} replaces the config's {key} ="
+                f" {_shown(earlier[key])} for every entrant without its own tc"
+            )
     entrants, entrant_notes = command_line_entrants(
         earlier.get("entrants") if config is not None else None,
         engine or [],
@@ -596,6 +650,9 @@ def tournament_command(
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
     plan = Plan.from_config(cfg, source)
     limits.refuse_unsandboxed(plan.entrants)
+    engines = engines_line(plan)
+    if engines is not None:
+        typer.echo(engines)
     if cfg.cluster.address is None:  # a cluster's workers run their own engines (and
         # each worker's preflight checks the sandbox and the features there)
         require_sandbox(plan.entrants)
