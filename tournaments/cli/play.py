@@ -18,6 +18,7 @@ from typing import Any
 import typer
 from tabulate import tabulate
 
+from referee.core import Outcome
 from referee.errors import UserError
 from referee.record import sync_file
 from tournaments.cli.progress import game_line, void_line
@@ -112,11 +113,12 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
     """
     kept = None if plan.config.transcripts == "none" else transcript_file(out)
     total = plan.total()
-    scored: list[GameReport] = []
+    scored: list[tuple[tuple[str, ...], Outcome]] = []
+    """Seats and outcome of each scored game (the standings need no more)."""
 
     def on_game(report: GameReport) -> None:
         if not report.void:
-            scored.append(report)
+            scored.append((report.seats, report.outcome))
         if not quiet:
             typer.echo(game_line(report, total))
 
@@ -141,9 +143,11 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
         typer.echo(f"records appended to {out}")
 
 
-def _print_standings(plan: Plan, scored: list[GameReport], result: MatchResult) -> None:
-    rows = standings(((r.seats, r.outcome) for r in scored), list(plan.names))
-    with_points = has_game_points(r.outcome for r in scored)
+def _print_standings(
+    plan: Plan, scored: list[tuple[tuple[str, ...], Outcome]], result: MatchResult
+) -> None:
+    rows = standings(scored, list(plan.names))
+    with_points = has_game_points(outcome for _, outcome in scored)
     headers, cells = standings_table(rows, game_points=with_points)
     typer.echo("")
     typer.echo(tabulate(cells, headers=headers))
