@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from protocol.spec import EngineSpec
 from referee.adjudicate_stream import adjudicate_file
 from referee.clock import TimeControl
 from referee.record.stream import read_records
@@ -74,14 +75,16 @@ def test_time_odds_show_in_the_records_and_the_clocks(
     assert all(v.confirmed for v in adjudicate_file(out / "games.tgn"))
 
 
-def test_slot_setup_carries_each_entrants_control() -> None:
+def test_slot_setup_carries_each_entrants_control_and_restart() -> None:
+    entrants = (EngineSpec("a", ("a",), restart=True), EngineSpec("b", ("b",)))
     setup = SlotSetup(
-        game="trike", options=(), players=2, entrants=(), tc=TimeControl.parse("10+0.1"),
+        game="trike", options=(), players=2, entrants=entrants, tc=TimeControl.parse("10+0.1"),
         max_plies=10, adjudication=None, start_timeout=1.0, event="e", out=None,
         transcripts="none", tcs=(TimeControl.parse("1+0"), TimeControl.parse("40/60+0.5")),
     )  # fmt: skip
     back = SlotSetup.from_json(setup.to_json())
     assert back.tcs == setup.tcs
+    assert [spec.restart for spec in back.entrants] == [True, False]
     assert [tc.tag() for tc in back.seat_controls((1, 0))] == ["40/60+0.5", "1+0"]
     plain = SlotSetup.from_json({**setup.to_json(), "tcs": []})
     assert plain.seat_controls((1, 0)) == (plain.tc, plain.tc)

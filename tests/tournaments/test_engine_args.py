@@ -17,6 +17,7 @@ from tournaments.event.engine_args import (
     is_settings,
     key_values,
 )
+from tournaments.event.plan import Plan
 
 
 @pytest.mark.parametrize(
@@ -105,6 +106,12 @@ def test_settings_validate_as_a_config_entrant() -> None:
     cfg = parse_config({"game": "trike", "entrants": entrants}, "command line")
     assert cfg.entrants[0].tc == "5+0.1" and cfg.entrants[0].restart
     assert cfg.entrants[1].tc is None and not cfg.entrants[1].restart
+    plan = Plan.from_config(cfg, "command line")
+    assert [spec.restart for spec in plan.entrants] == [True, False]
+    assert [tc.tag() for tc in plan.tcs] == ["5+0.1", "10+0.1"]  # its own, the event's
+    assert [tc.tag() for tc in plan.slot_setup(None).seat_controls((1, 0))] == ["10+0.1", "5+0.1"]
+    same = parse_config({"game": "trike", "entrants": [{"command": "random"}] * 2}, "c")
+    assert Plan.from_config(same, "c").tcs == ()  # no odds: every seat plays the event's
     bad = [engine_entrant("name=a cmd=greedy nodes=0"), {"command": "random"}]
     with pytest.raises(ValueError, match=r"command line: entrants\[0\]\.nodes"):
         parse_config({"game": "trike", "entrants": bad}, "command line")
