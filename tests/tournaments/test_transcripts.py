@@ -66,6 +66,12 @@ def test_a_store_of_every_game_is_rotated(tmp_path: Path, monkeypatch: pytest.Mo
     assert transcripts.read_transcript(tmp_path, 1) is None  # the oldest went
 
 
+def test_only_a_store_of_every_game_is_rotated() -> None:
+    """Failures alone are never rotated away, on any run path (slots and cluster ask
+    ``rotates``)."""
+    assert [mode for mode in transcripts.MODES if transcripts.rotates(mode)] == ["all"]
+
+
 def _event(tmp_path: Path, games: int, mode: str | None, **extra: Any) -> Path:
     settings: dict[str, Any] = {
         "game": "trike",

@@ -130,7 +130,7 @@ class ClusterGames:
         )
         """Where the games' transcripts are kept here (the event's ``logs/`` store, or
         ``referee play``'s one file), or None."""
-        self._rotate = setup_json.get("transcripts") == "all"
+        self._rotate = transcripts.rotates(str(setup_json.get("transcripts")))
         self._resumable = resumable
         """The void policy's stop error says to resume (``VoidTally``)."""
         self._topic = f"referee-{uuid.uuid4().hex}"

@@ -54,6 +54,13 @@ def wanted(mode: str, termination: Termination) -> bool:
     return False
 
 
+def rotates(mode: str) -> bool:
+    """Whether the stores of ``mode`` are rotated at ``ROTATE_BYTES``: only ``"all"``'s
+    (failures alone are never rotated away). The one rule for every run path: the slots
+    that write a store and the cluster dispatcher that writes its tasks' blocks home."""
+    return mode == "all"
+
+
 def store_path(out: Path, pid: int | None = None) -> Path:
     """This process's store in event directory ``out``."""
     return out / LOGS_DIR / f"transcripts-{os.getpid() if pid is None else pid}.log"
