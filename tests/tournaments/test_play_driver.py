@@ -34,6 +34,7 @@ from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
 from tournaments.play.slot import PlayerFactory, TranscriptSink
 from tournaments.runner.match import MatchResult, run_match
 from tournaments.runner.run import run_tournament
+from tournaments.store import transcripts
 from tournaments.store.journal import GAMES
 
 ENGINES = ["random --seed 1", "greedy --seed 2"]
@@ -223,3 +224,16 @@ def test_the_play_and_tournament_commands_record_the_same_games_alike(tmp_path: 
         assert [k for k, _ in a.tags] == [k for k, _ in b.tags]
         assert without_run_tags(a) == without_run_tags(b)
         assert moves(a) == moves(b)
+
+
+def test_plays_one_transcript_file_is_kept_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every slot (and worker process) appends to play's one file; it is never rotated,
+    where a tournament's per-process store would be (processes rotating one file race)."""
+    monkeypatch.setattr(transcripts, "ROTATE_BYTES", 1)
+    kept = tmp_path / "g.transcripts.log"
+    play(plan_of(transcripts="all"), tmp_path / "g.tgn", concurrency=2, transcript_file=kept)
+    numbers = sorted(number for number, _ in transcripts.blocks(kept.read_text()))
+    assert numbers == [1, 2, 3, 4]
+    assert [path.name for path in tmp_path.iterdir() if ".old" in path.name] == []

@@ -130,7 +130,9 @@ class ClusterGames:
         )
         """Where the games' transcripts are kept here (the event's ``logs/`` store, or
         ``referee play``'s one file), or None."""
-        self._rotate = transcripts.rotates(str(setup_json.get("transcripts")))
+        self._rotate = transcripts.rotates(
+            str(setup_json.get("transcripts")), setup_json.get("transcript_file")
+        )
         self._resumable = resumable
         """The void policy's stop error says to resume (``VoidTally``)."""
         self._topic = f"referee-{uuid.uuid4().hex}"

@@ -218,7 +218,7 @@ class Slot:
         store = self._store
         if store is not None and transcripts.wanted(setup.transcripts, result.outcome.termination):
             text = self._transcript(job, names, result, seats, before)
-            rotate = transcripts.rotates(setup.transcripts)
+            rotate = transcripts.rotates(setup.transcripts, setup.transcript_file)
             if self.shared_loop:  # a slow disk must not hold up other slots' games
                 await trio.to_thread.run_sync(
                     functools.partial(transcripts.append_file, store, text, rotate=rotate)

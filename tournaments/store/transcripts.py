@@ -18,7 +18,8 @@ blocks appended since an offset (the cluster task sends each game's block home).
 ``game_block`` makes a block; ``store_of`` says where a slot appends it: its process's
 store in the event directory, or the one named file of ``referee play``
 (``NAME.transcripts.log``, which every slot and worker process appends to, a block per
-``os.write`` on ``O_APPEND``, so blocks never interleave there either).
+``os.write`` on ``O_APPEND``, so blocks never interleave there either; it is never
+rotated, since processes rotating one file could race).
 """
 
 from __future__ import annotations
@@ -54,11 +55,13 @@ def wanted(mode: str, termination: Termination) -> bool:
     return False
 
 
-def rotates(mode: str) -> bool:
+def rotates(mode: str, file: str | None = None) -> bool:
     """Whether the stores of ``mode`` are rotated at ``ROTATE_BYTES``: only ``"all"``'s
-    (failures alone are never rotated away). The one rule for every run path: the slots
-    that write a store and the cluster dispatcher that writes its tasks' blocks home."""
-    return mode == "all"
+    (failures alone are never rotated away), and never ``referee play``'s one ``file``,
+    which several processes append to (two rotating it could race). The one rule for
+    every run path: the slots that write a store and the cluster dispatcher that writes
+    its tasks' blocks home."""
+    return mode == "all" and file is None
 
 
 def store_path(out: Path, pid: int | None = None) -> Path:
