@@ -8,7 +8,7 @@ below: ``bots``, ``referee``, ``protocol``):
 * ``event``    what is to be played: the config file, entrants, schedules, openings and
   the ``Plan`` with its ``Job`` per game (pure; pydantic only in ``config``).
 * ``store``    the event directory: the journal and its writer, index, checkpoint, game
-  numbering and transcripts, read back by ``event_dir`` (files).
+  numbering, transcripts and live feeds, read back by ``event_dir`` (files).
 * ``play``     playing games: game slots and worker processes (trio).
 * ``checks``   ``referee check-engine``: an engine walked through the protocol.
 * ``cluster``  playing the same jobs on a Dask cluster.

@@ -12,13 +12,13 @@ from protocol.search_info import SearchInfo, Shares
 from referee.match import PlayedMove
 from tests.report.events import MATCH, play
 from tournaments.live.watch import EventWatcher
-from tournaments.play.live_feed import (
+from tournaments.store.journal import read_journal
+from tournaments.store.live_feed import (
     FLUSH_INTERVAL,
     LIVE_DIR,
     live_game,
     read_feed,
 )
-from tournaments.store.journal import read_journal
 
 
 def _move(

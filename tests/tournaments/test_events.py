@@ -27,10 +27,10 @@ from tournaments.event import stream
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.live.watch import EventWatcher
-from tournaments.play.live_feed import LIVE_DIR, feed_number, feed_path, live_game, read_feed
 from tournaments.play.slot import TranscriptSink
 from tournaments.runner.events import EventLog
 from tournaments.runner.run import run_tournament
+from tournaments.store.live_feed import LIVE_DIR, feed_number, feed_path, live_game, read_feed
 
 SCHEMA_FILE = ROOT / "docs" / "events.schema.json"
 

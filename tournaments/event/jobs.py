@@ -120,7 +120,7 @@ class SlotSetup:
     transcripts: str
     """``all``, ``failures`` or ``none``."""
     live: bool = False
-    """Publish each game in play for ``referee serve`` (``play.live_feed``)."""
+    """Publish each game in play for ``referee serve`` (``store.live_feed``)."""
     wait: float = 0.0
     """Seconds a slot waits between two of its games (``--wait``; cutechess's ``-wait``)."""
     tcs: tuple[TimeControl, ...] = ()

@@ -1,7 +1,7 @@
 """The event stream: what happens in a tournament, one JSON object per event.
 
 One vocabulary for every consumer: the live feed of a game in play
-(``play.live_feed``, read by the live page and by ``--events``) writes its lines with
+(``store.live_feed``, read by the live page and by ``--events``) writes its lines with
 ``game_started`` and ``move_line``, and ``referee tournament --events FILE|-``
 (``runner.events``) writes every event with the builders here. Every object carries
 ``"v": VERSION`` and ``"type"``; the pydantic models below are the schema (``Event``,
@@ -92,7 +92,7 @@ def move_line(
     number: int, ply: int, seat: int, move: str, clock: str, t: float, search: str
 ) -> str:
     """One ``move`` event as its JSON line, formatted by hand: it is written per ply
-    (``play.live_feed``). ``move`` is JSON-safe text, ``clock`` and ``search`` are the
+    (``store.live_feed``). ``move`` is JSON-safe text, ``clock`` and ``search`` are the
     ready ``,"clock":…`` and ``,"search":{…}`` parts, or empty. No ``time`` key: the
     game's own ``t`` (the move's time in seconds) says what a clock would."""
     return (

@@ -4,7 +4,7 @@ Each poll reads only what changed: the journal's size and time stamp decide whet
 tables (from the runner's counts: ``EventStream.counts``) and the list of finished games
 (the journal's new lines; the newest ``FINISHED_SHOWN``) are recomputed (at most once per
 ``TABLES_INTERVAL`` seconds), and each game in play's live file is read from where the
-last poll stopped (``play.live_feed.read_feed``). A poll returns ``Update``s, each one
+last poll stopped (``store.live_feed.read_feed``). A poll returns ``Update``s, each one
 Server-Sent Event: ``standings`` (the tables' HTML), ``finished`` (one line per newly
 finished game), ``board`` (a game in play: its picture, moves, clocks and last
 evaluation), ``gone`` (a game no longer in play) and ``status``.
@@ -27,7 +27,6 @@ from referee.pictures import position_svg
 from referee.registry import make_game
 from tournaments.event import stream
 from tournaments.html.page import esc
-from tournaments.play.live_feed import LIVE_DIR, read_feed
 from tournaments.results.game import GameReport
 from tournaments.results.summary import summarize_counts
 from tournaments.results.tables import render
@@ -35,6 +34,7 @@ from tournaments.runner.phases import event_knockout
 from tournaments.store.event_dir import open_event
 from tournaments.store.index import find_game_end, line_start
 from tournaments.store.journal import JOURNAL, JournalError
+from tournaments.store.live_feed import LIVE_DIR, read_feed
 
 TABLES_INTERVAL = 1.0
 """Seconds between two recomputations of the tables while games keep finishing."""

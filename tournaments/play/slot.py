@@ -39,9 +39,9 @@ from referee.record import MoveEntry, build_record, format_record, timing_commen
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.engines import hide_path
 from tournaments.event.jobs import Job, SlotSetup
-from tournaments.play.live_feed import live_game
 from tournaments.results.game import GameReport
 from tournaments.store import transcripts
+from tournaments.store.live_feed import live_game
 
 _SENT_AT = attrgetter("sent_at")
 _ARRIVED_AT = attrgetter("arrived_at")

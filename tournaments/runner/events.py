@@ -6,7 +6,7 @@
 * ``tournament_started`` when the run has its journal, ``standings`` every
   ``--rating-interval`` games and at the end, ``tournament_finished`` last (also when the
   run is stopped: ``complete`` is then false);
-* ``game_started`` and ``move`` come from the games' live feeds (``play.live_feed``, the
+* ``game_started`` and ``move`` come from the games' live feeds (``store.live_feed``, the
   producer the live page reads too), wherever the slots run (here or in worker
   processes): ``follow`` reads the feed directory every ``FOLLOW_INTERVAL`` seconds, and
   a finished game's feed is left by its slot until ``finished`` has read its last lines
@@ -36,8 +36,8 @@ import trio
 
 from referee.core import AnyGame
 from tournaments.event import stream
-from tournaments.play.live_feed import LIVE_DIR, feed_number, read_feed
 from tournaments.results.game import GameReport
+from tournaments.store.live_feed import LIVE_DIR, feed_number, read_feed
 
 FOLLOW_INTERVAL = 0.1
 """Seconds between two reads of the live feeds."""

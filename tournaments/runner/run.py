@@ -43,7 +43,6 @@ import trio
 
 from tournaments.event import stream
 from tournaments.event.plan import Plan
-from tournaments.play.live_feed import clear_feeds
 from tournaments.play.slot import PlayerFactory
 from tournaments.play.worker import cpu_times
 from tournaments.results.counts import Counts
@@ -56,6 +55,7 @@ from tournaments.runner.slots import open_games, slot_counts, unwrapped
 from tournaments.runner.tally import Tally
 from tournaments.store.event_dir import read_event
 from tournaments.store.journal import RESULTS
+from tournaments.store.live_feed import clear_feeds
 from tournaments.store.writer import Journal
 
 RESULTS_INTERVAL = 2.0
@@ -153,7 +153,7 @@ async def run_tournament(
     not grow with the games).
 
     ``live``: each game in play is published in ``out/live/`` for ``referee serve``
-    (``tournaments.play.live_feed``).
+    (``tournaments.store.live_feed``).
 
     ``wait``: seconds each game slot waits between two of its games (``--wait``).
 

@@ -106,7 +106,7 @@ async def open_games(
 ) -> AsyncIterator[PlayAll]:
     """Where this run's games are played: on the Dask cluster of ``[cluster] address``
     (``tournaments.cluster.client``), else in ``open_slots`` (``live``: the slots
-    publish their games in play, ``tournaments.play.live_feed``; not on a cluster,
+    publish their games in play, ``tournaments.store.live_feed``; not on a cluster,
     whose workers do not write into the event directory; ``wait``: seconds each slot
     waits between its games, not on a cluster either; ``events``: the slots feed their
     games to the run's event stream, ``runner.events``; ``transcript_file``: where the
