@@ -38,6 +38,7 @@ from tournaments.event.plan import Plan
             },
         ),
         ("cmd='greedy --seed 2' st=0.5", {"command": "greedy --seed 2", "tc": "movetime=0.5"}),
+        ("cmd=./e plies=6", {"command": "./e", "depth": 6}),
         ("cmd=./e args=-v args='--x 1'", {"command": "./e -v --x 1"}),
         ("command=./e env.LANG=C max_memory_mb=64", {"command": "./e", "env": {"LANG": "C"},
                                                      "max_memory_mb": 64}),
@@ -63,6 +64,8 @@ def test_settings_are_told_from_name_equals_command() -> None:
         ("cmd=./x restart=maybe", "expected on or off"),
         ("cmd=./x nodes=1 nodes=2", "nodes given twice"),
         ("cmd=./x option.=1", "empty name"),
+        ("cmd=./x proto=uci", "proto: every engine speaks this referee's one protocol"),
+        ("cmd=./x plies=2 depth=3", "depth given twice"),
         ("cmd='./x", "No closing quotation"),
     ],
 )

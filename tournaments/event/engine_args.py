@@ -12,7 +12,8 @@ An ``-e`` argument is one of two kinds:
 It is read as settings when every word is ``KEY=VALUE`` and at least one key is one of
 ``SETTING_KEYS`` (so ``mine=./engine`` stays ``NAME=COMMAND``); then every key must be
 known and ``cmd`` must be there. The keys are a config entrant's (``EntrantConfig``), with
-cutechess's spellings beside them (``cmd``, ``dir``, ``option.NAME``, ``st``); the
+cutechess's spellings beside them (``cmd``, ``dir``, ``option.NAME``, ``st``,
+``plies`` for ``depth``); the
 result is the mapping a config file's ``[[entrants]]`` table gives, so the config's own
 validation checks the values' ranges.
 
@@ -33,7 +34,7 @@ from referee.errors import UserError
 
 _WORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*)=(.*)$", re.DOTALL)
 
-_ALIASES = {"cmd": "command", "dir": "cwd"}
+_ALIASES = {"cmd": "command", "dir": "cwd", "plies": "depth"}
 """cutechess/fastchess spellings of a config entrant's keys."""
 _TEXT_KEYS = ("name", "command", "cwd", "tc", "sandbox")
 _WHOLE_KEYS = (
@@ -49,8 +50,8 @@ _PREFIXES = {"option": "options", "env": "env"}
 """``option.NAME=V`` and ``env.NAME=V``: one engine option or environment variable."""
 
 SETTING_KEYS = (
-    "name", "cmd", "command", "args", "dir", "cwd", "tc", "st", "sandbox", "restart",
-    *_WHOLE_KEYS, "option.NAME", "env.NAME",
+    "name", "cmd", "command", "args", "dir", "cwd", "tc", "st", "plies", "sandbox",
+    "restart", *_WHOLE_KEYS, "option.NAME", "env.NAME",
 )  # fmt: skip
 """The keys of an ``-e`` setting, as the help and the errors list them."""
 _OWN_KEYS = ("name", "command", "args")
@@ -154,6 +155,11 @@ def _typed(key: str, value: str, what: str, text: str) -> Any:
         if switch is None:
             raise EngineArgError(f"bad {what} {text!r}: {key}={value!r}: expected on or off")
         return switch
+    if key == "proto":
+        raise EngineArgError(
+            f"bad {what} {text!r}: proto: every engine speaks this referee's one protocol"
+            " (protocol/SPEC.md); leave proto= out"
+        )
     known = ", ".join(SETTING_KEYS)
     raise EngineArgError(f"bad {what} {text!r}: unknown key {key!r} (known: {known})")
 
