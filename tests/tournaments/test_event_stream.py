@@ -82,6 +82,32 @@ def test_stream_reads_what_read_event_reads(tmp_path: Path, text: str) -> None:
     assert got == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"{HEADER}\n{_game(1)}\n{_game(2, 1)}\n", [(1, 0), (2, 1)]),
+        (f"{HEADER}\n{_game(1)}\n{_game(2)}", [(1, 0)]),  # a torn last line is ignored
+        (f"{HEADER}\n{_game(1)}\n{{not json\n", [(1, 0)]),  # so is an unreadable last one
+        (f"{HEADER}\n{_game(1)}\n{VOID}\n{_game(1, 1)}\n{_game(3)}\n", [(1, 0), (3, 0)]),
+        (f"{HEADER}\n{{not json\n{_game(2)}\n", "journal.jsonl:2: unreadable journal line"),
+        (f"{HEADER}\n{{not json\n{_game(2)}", "journal.jsonl:2: unreadable journal line"),
+        (f'{HEADER}\n{{"type": "odd"}}\n{_game(1)}\n', "journal.jsonl:2: unreadable"),
+        ('{"type": "game"}\n', "journal.jsonl:1: not a version-1 journal"),
+        (HEADER, "holds no tournament"),
+    ],
+)
+def test_the_journal_reading_rules(tmp_path: Path, text: str, expected: object) -> None:
+    """The rules both readers share (one implementation, ``iter_entries``): a game's first
+    entry counts, voids are skipped, a torn or unreadable last line is ignored, any other
+    unreadable line is an error naming it."""
+    whole, _ = _both(_write(tmp_path / "event", text))
+    if isinstance(expected, str):
+        assert isinstance(whole, str) and expected in whole
+    else:
+        assert isinstance(whole, tuple)
+        assert [(g.number, g.outcome.ranks.index(1)) for g in whole[1]] == expected
+
+
 def test_missing_directory_is_one_error(tmp_path: Path) -> None:
     expected, got = _both(tmp_path / "nothing")
     assert got == expected and isinstance(got, str) and "holds no tournament" in got

@@ -26,6 +26,9 @@ Layout of ``DIR``:
     does not.
 ``logs/transcripts-PID.log``
     Engine transcripts, a block per game (``tournaments.store.transcripts``).
+``live/game-NNNNNN-PID-K.jsonl``
+    The moves of each game in play, one file per attempt, removed when the game ends
+    (``tournaments.store.live_feed``; only with ``--live`` or ``--events``).
 ``index.jsonl``
     The journal's games without records (``tournaments.store.index``): continued when a
     runner opens the directory, never trusted past the journal.
@@ -121,8 +124,6 @@ class JournalState:
     """Void games recorded (each was, or will be, played again)."""
     runner_voids: int = 0
     """Of ``voids``, those voided by the referee's own lateness (``GameReport.runner_fault``)."""
-    valid_bytes: int = 0
-    """Length of the journal up to the end of its last complete line."""
 
 
 def _decode(raw: bytes, number: int, source: str) -> tuple[str, Any]:
@@ -158,43 +159,12 @@ def _unreadable(source: str, number: int, exc: Exception) -> JournalError:
     return JournalError(f"{source}:{number}: unreadable journal line: {exc}")
 
 
-def parse_journal(data: bytes, source: str = JOURNAL) -> JournalState:
-    """Read journal bytes. A torn or unreadable *last* line is ignored.
-
-    :raises JournalError: an unreadable line before the last, or a bad header.
-    """
-    state = JournalState()
-    lines = data.split(b"\n")
-    # After the last "\n" comes either nothing or a torn line.
-    complete, tail = lines[:-1], lines[-1]
-    offset = 0
-    for number, raw in enumerate(complete, start=1):
-        last = number == len(complete) and not tail
-        try:
-            kind, value = _decode(raw, number, source)
-        except JournalError:
-            raise
-        except (ValueError, KeyError, TypeError) as exc:
-            if last:
-                break
-            raise _unreadable(source, number, exc) from None
-        if kind == "tournament":
-            state.config, state.info = value["config"], value["info"]
-        elif kind == "game":
-            state.games.setdefault(value.number, value)
-        else:
-            state.voids += 1
-            state.runner_voids += bool(value)
-        offset += len(raw) + 1
-        state.valid_bytes = offset
-    return state
-
-
 def iter_journal(path: Path, *, start: int = 0) -> Iterator[tuple[str, Any]]:
     """The entries of the journal at ``path`` as ``_decode`` gives them, one line at a
-    time (memory does not grow with the journal), with ``parse_journal``'s rules: a torn
-    or unreadable *last* line is ignored. Games are not deduplicated here. ``start``: a
-    byte offset at the start of a line after the header (``store.index``).
+    time (memory does not grow with the journal). A torn or unreadable *last* line is
+    ignored (a crash can leave one); every reader of the journal reads it here. Games
+    are not deduplicated here. ``start``: a byte offset at the start of a line after the
+    header (``store.index``).
 
     :raises JournalError: an unreadable line before the last (raised when reached, after
         the entries before it), or a bad header; OSError: unreadable.
@@ -247,7 +217,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], dict[str, Any], bytes] | No
     except JournalError:
         raise
     except (ValueError, KeyError, TypeError) as exc:
-        if not more:  # an unreadable last line is ignored, as ``parse_journal`` does
+        if not more:  # an unreadable last line is ignored, as ``iter_entries`` does
             return None
         raise _unreadable(str(path), 1, exc) from None
     return value["config"], value["info"], raw
@@ -256,12 +226,21 @@ def read_header(path: Path) -> tuple[dict[str, Any], dict[str, Any], bytes] | No
 def read_journal(directory: Path) -> JournalState:
     """The journal of ``directory`` (empty state if there is none); never modifies it.
 
-    :raises JournalError: see ``parse_journal``; OSError: unreadable.
+    :raises JournalError: see ``iter_journal``; OSError: unreadable.
     """
+    state = JournalState()
     path = directory / JOURNAL
     if not path.exists():
-        return JournalState()
-    return parse_journal(path.read_bytes(), str(path))
+        return state
+    for kind, value in iter_journal(path):
+        if kind == "tournament":
+            state.config, state.info = value["config"], value["info"]
+        elif kind == "game":
+            state.games.setdefault(value.number, value)
+        else:
+            state.voids += 1
+            state.runner_voids += bool(value)
+    return state
 
 
 @contextlib.contextmanager
