@@ -221,12 +221,25 @@ class EnginePlayer:
 
         :raises EngineError: it did not start."""
         spare.go.set()
-        await spare.done.wait()
+        try:
+            await spare.done.wait()
+        except BaseException:  # cancelled: its engine may start all the same; end it
+            self._nursery.start_soon(self._abandon, spare)
+            raise
         if spare.transcript is not None and self._on_transcript is not None:
             self._on_transcript(spare.transcript)  # it failed before its game came
         if spare.hosted is None:
             raise spare.error or EngineStartError(f"{self.name}: the engine did not start")
         return spare.hosted
+
+    async def _abandon(self, spare: _Spare) -> None:
+        """End a spare whose game gave up waiting for it, started or not."""
+        spare.scope.cancel()  # still starting: its host ends with the scope
+        with trio.CancelScope(shield=True):
+            await spare.done.wait()
+        if spare.hosted is not None:  # it had started: release it like a discarded one
+            _, release, _ = spare.hosted
+            release.set()
 
     def _drop_spare(self) -> None:
         """End the spare, if any, unused."""

@@ -76,6 +76,26 @@ async def test_the_next_sandbox_waits_set_up_and_its_engine_starts_with_its_game
     assert processes_mentioning(marker) == []
 
 
+async def test_a_game_that_gives_up_waiting_for_its_sandbox_leaves_nothing(
+    bwrap: None, warden: str, tmp_path: Path
+) -> None:
+    marker = str(tmp_path)
+    spec = EngineSpec("boxed", hostile_argv("leftovers", marker), sandbox=SandboxSettings())
+    setup = GameSetup(game="trike", options=(("size", "7"),), players=2, seat=0, seed=1)
+    with trio.fail_after(60):  # the block ends: no task waits for an abandoned sandbox
+        async with EnginePlayer.open(spec) as player:
+            await player.start_game(setup)
+            await player.game_over(GameOver("1-0", "test"))
+            with trio.CancelScope() as scope:
+                scope.cancel()  # the next game is called off while it takes the spare
+                await player.start_game(setup)
+            assert player.starts == 1  # the abandoned engine never played
+            await player.start_game(setup)  # a later game starts an engine all the same
+            assert player.starts == 2
+            assert player.transcript is not None
+    assert processes_mentioning(marker) == []
+
+
 async def test_every_game_a_fresh_engine_in_empty_scratch(
     bwrap: None, warden: str, tmp_path: Path
 ) -> None:
