@@ -12,9 +12,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 
 import pytest
 
+from protocol.sandbox import COMPILED_WARDEN
 from protocol.sandbox.host import SandboxUnavailable, probe
 from tests.hostile import ROOT
 
@@ -37,6 +40,7 @@ for name, script in [
                            settings=SandboxSettings(max_processes=16),
                            max_memory_mb=None, max_cpu_seconds=None)
     assert not launch.as_root and "--disable-userns" in launch.argv
+    print("warden", "compiled" if sys.argv[2] in launch.argv else "python", flush=True)
     process = subprocess.Popen(launch.argv, pass_fds=launch.pass_fds, stderr=subprocess.DEVNULL)
     launch.spawned(); process.wait(timeout=60); launch.finish(); launch.close()
     print(name, launch.ready, launch.status, launch.breach and launch.breach.detail, flush=True)
@@ -45,12 +49,26 @@ for process in outside:
 """
 
 
+@pytest.fixture
+def cache() -> Iterator[str]:
+    """A cache directory nobody may write (the compiled warden is built there)."""
+    path = tempfile.mkdtemp(prefix="referee-cache-", dir="/tmp")
+    os.chmod(path, 0o777)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 @pytest.mark.skipif(
     os.geteuid() != 0 or not os.path.exists(PYTHON) or shutil.which("setpriv") is None
     or shutil.which("bwrap") is None or shutil.which("prlimit") is None,
     reason="needs root (to become nobody), setpriv, prlimit, bwrap and /usr/bin/python3",
 )  # fmt: skip
-def test_an_unprivileged_user_gets_the_same_sandbox_and_limits() -> None:
+@pytest.mark.parametrize("warden", ["compiled", "python"])
+def test_an_unprivileged_user_gets_the_same_sandbox_and_limits(cache: str, warden: str) -> None:
+    if warden == "compiled" and not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler: the compiled warden cannot be built here")
     try:
         probe()  # here, as root: if that fails, the machine cannot sandbox at all
     except SandboxUnavailable as exc:
@@ -60,12 +78,14 @@ def test_an_unprivileged_user_gets_the_same_sandbox_and_limits() -> None:
         # the engine gets the lower one rather than failing to start.
         ["prlimit", "--nofile=512:512",
          "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-         "env", "-i", "HOME=/nonexistent", "PATH=/usr/bin:/bin",
-         PYTHON, "-c", SCRIPT, str(ROOT)],
+         "env", "-i", "HOME=/nonexistent", "PATH=/usr/bin:/bin", f"REFEREE_CACHE={cache}",
+         *(["REFEREE_WARDEN=python"] if warden == "python" else []),
+         PYTHON, "-c", SCRIPT, str(ROOT), COMPILED_WARDEN],
         capture_output=True, text=True, timeout=120, cwd="/",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    ten, bomb = done.stdout.splitlines()
+    first, ten, second, bomb = done.stdout.splitlines()
+    assert first == second == f"warden {warden}"
     assert ten == "ten True 0 None"
     # Killed by the warden at the limit, or exited when its forks failed: either way, named.
     assert bomb.startswith("bomb True ")
