@@ -9,7 +9,8 @@ from contextlib import AbstractAsyncContextManager
 from bots.greedy_bot import GreedyBrain
 from bots.position import PositionTracker
 from bots.random_bot import RandomBrain
-from protocol.messages import Go, NewGame, Position
+from protocol.errors import EngineStartError
+from protocol.messages import GameOver, Go, NewGame, Position
 from protocol.spec import EngineSpec
 from referee.players import GameSetup, LocalPlayer, MoveRequest, Player, PlayerReply
 from referee.registry import make_game
@@ -83,3 +84,59 @@ def late_factory(stalls: int) -> PlayerFactory:
         return open_player()
 
     return factory
+
+
+StartHook = Callable[[EngineSpec, GameSetup], None]
+"""Called with the entrant's spec and the game's setup as a game starts."""
+
+
+class _Hooked:
+    """``player`` with ``before`` called at each game's start, ahead of its own start."""
+
+    def __init__(self, player: Player, spec: EngineSpec, before: StartHook) -> None:
+        self.player = player
+        self.name = player.name
+        self.spec = spec
+        self.before = before
+
+    async def start_game(self, setup: GameSetup) -> None:
+        self.before(self.spec, setup)
+        await self.player.start_game(setup)
+
+    async def choose_move(self, request: MoveRequest) -> PlayerReply:
+        return await self.player.choose_move(request)
+
+    async def game_over(self, over: GameOver) -> None:
+        await self.player.game_over(over)
+
+
+def hooked_factory(before: StartHook) -> PlayerFactory:
+    """``bot_factory`` players that call ``before(spec, setup)`` as each game starts.
+
+    What ``before`` raises is that start's failure: an ``EngineStartError`` voids the
+    game, anything else stops the run (how the tests interrupt one at a chosen game).
+    """
+    inner = bot_factory()
+
+    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
+        @contextlib.asynccontextmanager
+        async def open_player() -> AsyncIterator[Player]:
+            async with inner(spec, sink) as player:
+                yield _Hooked(player, spec, before)
+
+        return open_player()
+
+    return factory
+
+
+def failing_starts(failures: int) -> PlayerFactory:
+    """``bot_factory`` players whose first ``failures`` game starts (over all players)
+    fail with an ``EngineStartError`` (each a void game); later ones play."""
+    left = [failures]
+
+    def fail(spec: EngineSpec, setup: GameSetup) -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            raise EngineStartError(f"{spec.name}: cannot start")
+
+    return hooked_factory(fail)

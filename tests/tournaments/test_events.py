@@ -4,30 +4,26 @@ live page reads too, in order per game; nothing fed without it."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
 from collections import defaultdict
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from protocol.messages import GameOver
 from protocol.search_info import SearchInfo, Shares
 from protocol.spec import EngineSpec
 from referee.match import PlayedMove
-from referee.players import GameSetup, MoveRequest, Player, PlayerReply
+from referee.players import GameSetup
 from tests.clirun import ROOT, cli, run_referee
-from tests.tournaments.local import bot_factory
+from tests.tournaments.local import bot_factory, hooked_factory
 from tournaments.event import stream
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.live.watch import EventWatcher
-from tournaments.play.slot import TranscriptSink
 from tournaments.runner.events import EventLog
 from tournaments.runner.run import run_tournament
 from tournaments.store.live_feed import LIVE_DIR, feed_number, feed_path, live_game, read_feed
@@ -234,40 +230,26 @@ def test_an_events_file_that_cannot_be_opened_is_one_line(
 
 
 def test_a_stopped_run_ends_its_stream_with_an_incomplete_finish(tmp_path: Path) -> None:
-    inner = bot_factory()
     started: list[int] = []
 
     class Stop(Exception):
         pass
 
-    class Stopping:
-        def __init__(self, player: Player) -> None:
-            self.player = player
-            self.name = player.name
-
-        async def start_game(self, setup: GameSetup) -> None:
-            started.append(setup.seat)
-            if len(started) > 6:  # the fourth game
-                raise Stop
-            await self.player.start_game(setup)
-
-        async def choose_move(self, request: MoveRequest) -> PlayerReply:
-            return await self.player.choose_move(request)
-
-        async def game_over(self, over: GameOver) -> None:
-            await self.player.game_over(over)
-
-    @contextlib.asynccontextmanager
-    async def stopping(spec: EngineSpec, sink: TranscriptSink) -> AsyncIterator[Player]:
-        async with inner(spec, sink) as player:
-            yield Stopping(player)
+    def stop_at_the_fourth_game(spec: EngineSpec, setup: GameSetup) -> None:
+        started.append(setup.seat)
+        if len(started) > 6:
+            raise Stop
 
     out = io.StringIO()
     plan = _plan()
     with pytest.raises(BaseException):  # noqa: B017 (the Stop, wrapped or not)
         trio.run(
             lambda: run_tournament(
-                plan, tmp_path / "t", factory=stopping, workers=0, events=EventLog(out)
+                plan,
+                tmp_path / "t",
+                factory=hooked_factory(stop_at_the_fourth_game),
+                workers=0,
+                events=EventLog(out),
             )
         )
     events = [stream.parse_event(line) for line in out.getvalue().splitlines()]

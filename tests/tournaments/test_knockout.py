@@ -4,21 +4,19 @@ first run did."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from protocol.messages import GameOver
 from protocol.spec import EngineSpec
-from referee.players import GameSetup, MoveRequest, Player, PlayerReply
+from referee.players import GameSetup
 from tests.clirun import cli, run_referee
-from tests.tournaments.local import bot_factory
+from tests.tournaments.local import bot_factory, hooked_factory
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.knockout import (
     EXTRA_BLOCKS,
@@ -32,7 +30,6 @@ from tournaments.event.knockout import (
 from tournaments.event.plan import Plan
 from tournaments.event.schedule import Fixture
 from tournaments.live.watch import EventWatcher
-from tournaments.play.slot import TranscriptSink
 from tournaments.runner.phases import knockout_state
 from tournaments.runner.run import RunResult, run_tournament
 from tournaments.store.journal import read_journal
@@ -227,37 +224,18 @@ def test_a_knockout_resumed_after_a_stop_plays_the_games_of_an_uninterrupted_one
     class Stop(Exception):
         pass
 
-    inner = bot_factory()
     started: list[int] = []
 
-    class Stopping:
+    def stop_in_the_second_round(spec: EngineSpec, setup: GameSetup) -> None:
         """Stops the run when the 12th game starts (in the second round)."""
-
-        def __init__(self, player: Player) -> None:
-            self.player = player
-            self.name = player.name
-
-        async def start_game(self, setup: GameSetup) -> None:
-            if setup.seat == 0:
-                started.append(setup.seat)
-                if len(started) >= 12:
-                    raise Stop
-            await self.player.start_game(setup)
-
-        async def choose_move(self, request: MoveRequest) -> PlayerReply:
-            return await self.player.choose_move(request)
-
-        async def game_over(self, over: GameOver) -> None:
-            await self.player.game_over(over)
-
-    @contextlib.asynccontextmanager
-    async def stopping(spec: EngineSpec, sink: TranscriptSink) -> AsyncIterator[Player]:
-        async with inner(spec, sink) as player:
-            yield Stopping(player)
+        if setup.seat == 0:
+            started.append(setup.seat)
+            if len(started) >= 12:
+                raise Stop
 
     broken = tmp_path / "broken"
     with pytest.raises(BaseException):  # noqa: B017 (the Stop, wrapped or not)
-        run(plan, broken, factory=stopping)
+        run(plan, broken, factory=hooked_factory(stop_in_the_second_round))
     assert 5 <= len(read_journal(broken).games) < len(whole.finished)
     resumed = run(plan, broken, resume=True)
     assert resumed.complete

@@ -9,29 +9,22 @@ real run shows: ``play --concurrency 2`` on worker processes, with an openings f
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from protocol.errors import EngineStartError
-from protocol.spec import EngineSpec
 from referee.adjudicate_stream import adjudicate_file
-from referee.players import Player
 from referee.record import GameRecord, read_records
 from tests.clirun import run_referee
-from tests.tournaments.local import bot_factory, late_factory
+from tests.tournaments.local import bot_factory, failing_starts, late_factory
 from tournaments.cli.play import match_plan
 from tournaments.cli.tournament import engine_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
-from tournaments.play.slot import PlayerFactory, TranscriptSink
 from tournaments.runner.match import MatchResult, run_match
 from tournaments.runner.run import run_tournament
 from tournaments.store import transcripts
@@ -120,38 +113,13 @@ def test_play_takes_its_openings_from_a_file(tmp_path: Path) -> None:
     assert all(verdict.confirmed for verdict in adjudicate_file(tmp_path / "g.tgn"))
 
 
-def _failing_starts(failures: int) -> PlayerFactory:
-    """In-process players whose first ``failures`` game starts fail (a void game)."""
-    inner = bot_factory()
-    left = [failures]
-
-    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
-        @contextlib.asynccontextmanager
-        async def open_player() -> AsyncIterator[Player]:
-            async with inner(spec, sink) as player:
-                original = player.start_game
-
-                async def start_game(setup: Any) -> None:
-                    if left[0] > 0:
-                        left[0] -= 1
-                        raise EngineStartError(f"{spec.name}: cannot start")
-                    await original(setup)
-
-                player.start_game = start_game  # type: ignore[method-assign]
-                yield player
-
-        return open_player()
-
-    return factory
-
-
 def test_a_void_game_is_played_again_and_never_recorded(tmp_path: Path) -> None:
     seen: list[tuple[int, bool]] = []
     out = tmp_path / "g.tgn"
     result = play(
         plan_of(),
         out,
-        factory=_failing_starts(VOID_ATTEMPTS - 1),
+        factory=failing_starts(VOID_ATTEMPTS - 1),
         on_game=lambda report: seen.append((report.number, report.void)),
     )
     assert result.voids == VOID_ATTEMPTS - 1 and result.played_count == 4
@@ -177,7 +145,7 @@ def test_a_game_void_every_time_stops_the_match_with_the_games_before_it(
 ) -> None:
     out = tmp_path / "g.tgn"
     with pytest.raises(TournamentError, match=f"game 1 was void {VOID_ATTEMPTS} times") as info:
-        play(plan_of(), out, factory=_failing_starts(100))
+        play(plan_of(), out, factory=failing_starts(100))
     assert "resume" not in str(info.value)  # a match has nothing to resume
     assert not out.exists() or read_records(out) == []
 

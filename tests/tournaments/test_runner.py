@@ -2,30 +2,25 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from protocol.errors import EngineStartError
-from protocol.messages import GameOver
 from protocol.spec import EngineSpec
 from referee.adjudicate_stream import adjudicate_file
-from referee.players import GameSetup, MoveRequest, Player, PlayerReply
+from referee.players import GameSetup
 from referee.record.stream import read_records
-from tests.tournaments.local import bot_factory
+from tests.tournaments.local import bot_factory, failing_starts, hooked_factory
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.event.schedule import Fixture
 from tournaments.play.errors import TournamentError
-from tournaments.play.slot import PlayerFactory, TranscriptSink
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize
 from tournaments.results.tables import render
@@ -98,38 +93,19 @@ def test_interrupted_then_resumed_plays_exactly_the_same_games(tmp_path: Path) -
     class Stop(Exception):
         pass
 
-    inner = bot_factory()
     started: list[int] = []
 
-    class Stopping:
-        """A player that crashes the run when the seventh game starts: a stop on the
-        game slots' side (in-process players finish games faster than the journal
-        records them, so a stop on the journal's side could come when all are recorded)."""
-
-        def __init__(self, player: Player) -> None:
-            self.player = player
-            self.name = player.name
-
-        async def start_game(self, setup: GameSetup) -> None:
-            started.append(setup.seat)
-            if len(started) > 12:
-                raise Stop
-            await self.player.start_game(setup)
-
-        async def choose_move(self, request: MoveRequest) -> PlayerReply:
-            return await self.player.choose_move(request)
-
-        async def game_over(self, over: GameOver) -> None:
-            await self.player.game_over(over)
-
-    @contextlib.asynccontextmanager
-    async def stopping(spec: EngineSpec, sink: TranscriptSink) -> AsyncIterator[Player]:
-        async with inner(spec, sink) as player:
-            yield Stopping(player)
+    def stop_at_the_seventh_game(spec: EngineSpec, setup: GameSetup) -> None:
+        """Crashes the run when the seventh game starts: a stop on the game slots' side
+        (in-process players finish games faster than the journal records them, so a stop
+        on the journal's side could come when all are recorded)."""
+        started.append(setup.seat)
+        if len(started) > 12:
+            raise Stop
 
     broken = tmp_path / "broken"
     with pytest.raises(BaseException) as info:
-        run(plan, broken, factory=stopping)
+        run(plan, broken, factory=hooked_factory(stop_at_the_seventh_game))
     assert info.group_contains(Stop) if isinstance(info.value, BaseExceptionGroup) else True
     done = read_journal(broken).games
     assert 5 <= len(done) < plan.total()
@@ -167,39 +143,14 @@ def test_output_directory_rules(tmp_path: Path) -> None:
         run(plan, out, resume=True)
 
 
-def _flaky_factory(failures: int) -> PlayerFactory:
-    """Players whose first ``failures`` game starts fail (then they play randomly)."""
-    inner = bot_factory()
-    left = [failures]
-
-    def factory(spec: EngineSpec, sink: TranscriptSink) -> AbstractAsyncContextManager[Player]:
-        @contextlib.asynccontextmanager
-        async def open_player() -> AsyncIterator[Player]:
-            async with inner(spec, sink) as player:
-                original = player.start_game
-
-                async def start_game(setup: Any) -> None:
-                    if left[0] > 0:
-                        left[0] -= 1
-                        raise EngineStartError(f"{spec.name}: cannot start")
-                    await original(setup)
-
-                player.start_game = start_game  # type: ignore[method-assign]
-                yield player
-
-        return open_player()
-
-    return factory
-
-
 def test_void_games_are_played_again(tmp_path: Path) -> None:
     plan = make_plan(entrants=FOUR[:2])
-    result = run(plan, tmp_path / "t", factory=_flaky_factory(2))
+    result = run(plan, tmp_path / "t", factory=failing_starts(2))
     assert result.complete and result.voids == 2 and len(result.played) == 2
     lines = (tmp_path / "t" / JOURNAL).read_text().splitlines()
     assert [json.loads(line)["type"] for line in lines[1:]].count("void") == 2
     with pytest.raises(BaseException) as info:
-        run(plan, tmp_path / "u", factory=_flaky_factory(100))
+        run(plan, tmp_path / "u", factory=failing_starts(100))
     error = info.value
     leaves = error.exceptions if isinstance(error, BaseExceptionGroup) else (error,)
     assert any(isinstance(e, TournamentError) and "void 3 times" in str(e) for e in leaves)

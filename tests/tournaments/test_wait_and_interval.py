@@ -3,23 +3,18 @@ standings printed every N finished games)."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from protocol.messages import GameOver
-from protocol.spec import EngineSpec
-from referee.players import GameSetup, MoveRequest, Player, PlayerReply
 from tests.clirun import cli
-from tests.tournaments.local import bot_factory
+from tests.tournaments.local import bot_factory, hooked_factory
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
-from tournaments.play.slot import TranscriptSink
+from tournaments.play.slot import PlayerFactory
 from tournaments.results.summary import Summary
 from tournaments.runner.run import run_tournament
 
@@ -35,31 +30,9 @@ def _plan(**settings: Any) -> Plan:
     return Plan.from_config(parse_config(data, "test"), "test")
 
 
-def _timed_factory(starts: list[tuple[int, float]]) -> Any:
+def _timed_factory(starts: list[tuple[int, float]]) -> PlayerFactory:
     """``bot_factory`` players that note (seat, trio time) when each game starts."""
-    inner = bot_factory()
-
-    class Timed:
-        def __init__(self, player: Player) -> None:
-            self.player = player
-            self.name = player.name
-
-        async def start_game(self, setup: GameSetup) -> None:
-            starts.append((setup.seat, trio.current_time()))
-            await self.player.start_game(setup)
-
-        async def choose_move(self, request: MoveRequest) -> PlayerReply:
-            return await self.player.choose_move(request)
-
-        async def game_over(self, over: GameOver) -> None:
-            await self.player.game_over(over)
-
-    @contextlib.asynccontextmanager
-    async def factory(spec: EngineSpec, sink: TranscriptSink) -> AsyncIterator[Player]:
-        async with inner(spec, sink) as player:
-            yield Timed(player)
-
-    return factory
+    return hooked_factory(lambda spec, setup: starts.append((setup.seat, trio.current_time())))
 
 
 @pytest.mark.parametrize("wait", [0.0, 0.3])
