@@ -18,6 +18,7 @@ from tests.clirun import run_referee as referee
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.jobs import SlotSetup
 from tournaments.event.plan import Plan
+from tournaments.event.wire import from_json, to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRANTS = [{"name": "a", "command": "random"}, {"name": "b", "command": "random"}]
@@ -119,7 +120,7 @@ def test_config_tc_reaches_the_game_slots() -> None:
     for tc in ("40/60+0.5", "hourglass:30"):
         plan = Plan.from_config(parse_config({**data, "tc": tc}), "command line")
         setup = plan.slot_setup(None)
-        assert SlotSetup.from_json(json.loads(json.dumps(setup.to_json()))).tc == plan.tc
+        assert from_json(SlotSetup, json.loads(json.dumps(to_json(setup)))).tc == plan.tc
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entran
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.plan import Plan
+from tournaments.event.wire import to_json
 from tournaments.results.game import GameReport
 from tournaments.runner.match import run_match
 from tournaments.runner.run import Progress, run_tournament
@@ -175,9 +176,9 @@ def test_a_batch_plays_like_the_local_runner(
 ) -> None:
     """The Dask task's function, called here: same games, transcripts inside."""
     plan = make_plan(None)
-    jobs = [plan.job(f).to_json() for f in plan.static_fixtures()[:2]]
+    jobs = [to_json(plan.job(f)) for f in plan.static_fixtures()[:2]]
     commands = [e.command for e in plan.config.entrants]
-    reports = play_batch(plan.slot_setup(tmp_path).to_json(), commands, jobs, "t")
+    reports = play_batch(to_json(plan.slot_setup(tmp_path)), commands, jobs, "t")
     assert [r["number"] for r in reports] == [1, 2]
     for data in reports:
         report = GameReport.from_json(data)

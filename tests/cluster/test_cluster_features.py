@@ -14,6 +14,7 @@ import pytest
 from tournaments.cluster.task import check_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
+from tournaments.event.wire import to_json
 
 pytest.importorskip("distributed")
 
@@ -38,7 +39,7 @@ def _plan(second: str) -> Plan:
 def test_the_worker_preflight_refuses_an_engine_without_feature_nodes(tmp_path: Path) -> None:
     plan = _plan("random")
     commands = [e.command for e in plan.config.entrants]
-    problems = check_entrants(plan.slot_setup(tmp_path).to_json(), commands)
+    problems = check_entrants(to_json(plan.slot_setup(tmp_path)), commands)
     # The engine's last protocol lines follow (every engine failure carries them).
     [problem] = problems
     assert problem.startswith(
@@ -51,4 +52,4 @@ def test_the_worker_preflight_refuses_an_engine_without_feature_nodes(tmp_path: 
 def test_the_worker_preflight_passes_engines_that_declare_it(tmp_path: Path) -> None:
     plan = _plan(f"{SCORED} --seed 2")
     commands = [e.command for e in plan.config.entrants]
-    assert check_entrants(plan.slot_setup(tmp_path).to_json(), commands) == []
+    assert check_entrants(to_json(plan.slot_setup(tmp_path)), commands) == []

@@ -21,6 +21,7 @@ from tournaments.cluster.local import LoopbackCluster
 from tournaments.cluster.task import check_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
+from tournaments.event.wire import to_json
 from tournaments.runner.run import run_tournament
 
 pytest.importorskip("distributed")
@@ -65,7 +66,7 @@ def test_the_preflight_names_the_package_where_bwrap_is_missing(
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(sandbox_host, "_probed", set())  # not checked yet in this process
     commands = [e.command for e in plan.config.entrants]
-    problems = check_entrants(plan.slot_setup(tmp_path).to_json(), commands)
+    problems = check_entrants(to_json(plan.slot_setup(tmp_path)), commands)
     assert len(problems) == 1
     assert problems[0].startswith("cannot use the bwrap sandbox: bwrap is not installed")
     assert PACKAGE in problems[0]

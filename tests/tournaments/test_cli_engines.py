@@ -19,6 +19,7 @@ from referee.record.stream import read_records
 from tests.clirun import cli
 from tournaments.cli.tournament import override_notes
 from tournaments.event.jobs import SlotSetup
+from tournaments.event.wire import from_json, to_json
 
 FAST = ("--game", "trike", "--option", "size=7", "--max-plies", "6", "--workers", "0", "-q")
 """A cheap event: a small board, six plies a game, every game in one loop."""
@@ -82,11 +83,11 @@ def test_slot_setup_carries_each_entrants_control_and_restart() -> None:
         max_plies=10, adjudication=None, start_timeout=1.0, event="e", out=None,
         transcripts="none", tcs=(TimeControl.parse("1+0"), TimeControl.parse("40/60+0.5")),
     )  # fmt: skip
-    back = SlotSetup.from_json(setup.to_json())
+    back = from_json(SlotSetup, to_json(setup))
     assert back.tcs == setup.tcs
     assert [spec.restart for spec in back.entrants] == [True, False]
     assert [tc.tag() for tc in back.seat_controls((1, 0))] == ["40/60+0.5", "1+0"]
-    plain = SlotSetup.from_json({**setup.to_json(), "tcs": []})
+    plain = from_json(SlotSetup, {**to_json(setup), "tcs": []})
     assert plain.seat_controls((1, 0)) == (plain.tc, plain.tc)
 
 

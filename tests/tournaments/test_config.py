@@ -12,6 +12,7 @@ from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.config import ConfigError, load_config, parse_config
 from tournaments.event.jobs import SlotSetup
 from tournaments.event.plan import Plan
+from tournaments.event.wire import from_json, to_json
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "examples"
 REGISTERED = {cls.name for cls in GAMES}
@@ -156,7 +157,7 @@ def test_node_limits_and_score_adjudication_reach_the_game_slots(tmp_path: Path)
     assert [(s.nodes, s.depth) for s in plan.entrants] == [(None, None), (800, 9)]
     setup = plan.slot_setup(None)
     assert setup.adjudication == ScoreRules(ResignRule(3, 50), DrawRule(40, 4, 20))
-    again = SlotSetup.from_json(json.loads(json.dumps(setup.to_json())))
+    again = from_json(SlotSetup, json.loads(json.dumps(to_json(setup))))
     assert again == setup
     assert _load(tmp_path, BASE).slot_setup(None).adjudication is None
 

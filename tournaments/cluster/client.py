@@ -49,6 +49,7 @@ from tournaments.cluster.task import TRANSCRIPT_KEY, play_batch, preflight
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job
 from tournaments.event.plan import Plan
+from tournaments.event.wire import to_json
 from tournaments.play.errors import VoidTally
 from tournaments.results.game import GameReport
 from tournaments.store import transcripts
@@ -241,7 +242,7 @@ class ClusterGames:
                 play_batch,
                 self._setup_json,
                 self._commands,
-                [job.to_json() for job in jobs],
+                [to_json(job) for job in jobs],
                 tag,
                 self._topic,
                 key=tag,
@@ -416,7 +417,7 @@ async def open_cluster(
             "--cluster needs Dask's distributed: pip install 'referee[cluster]'"
         ) from None
     commands = remote_commands(plan)
-    setup_json = plan.slot_setup(out, transcript_file=transcript_file).to_json()
+    setup_json = to_json(plan.slot_setup(out, transcript_file=transcript_file))
     with _quiet_logs():
         client = await trio.to_thread.run_sync(
             _connect, settings.address, settings.connect_timeout, abandon_on_cancel=True

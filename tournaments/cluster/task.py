@@ -43,6 +43,7 @@ from referee.errors import UserError
 from tournaments.checks.check_engine import check_engine
 from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.wire import from_json
 from tournaments.play.worker import play_jobs
 from tournaments.results.game import GameReport
 from tournaments.store import transcripts
@@ -135,9 +136,9 @@ def play_batch(
 
     :raises EntrantError: an entrant's engine cannot be resolved on this worker.
     """
-    setup = SlotSetup.from_json(setup_json)
+    setup = from_json(SlotSetup, setup_json)
     setup = replace(setup, entrants=worker_entrants(setup.entrants, commands))
-    jobs = [Job.from_json(job) for job in jobs_json]
+    jobs = [from_json(Job, job) for job in jobs_json]
     kept_home = setup.out is not None or setup.transcript_file is not None
     wants_logs = kept_home and setup.transcripts != "none"
     publish = _publisher(topic)
@@ -190,7 +191,7 @@ def check_entrants(setup_json: Mapping[str, Any], commands: Sequence[str]) -> li
     """One line per entrant that cannot play here (``entrant 'x': step 1 handshake: …``);
     empty when all can. Starts each entrant's engine and runs ``PREFLIGHT_STEPS`` of the
     compliance check (the rest run too: an engine is not asked twice)."""
-    setup = SlotSetup.from_json(setup_json)
+    setup = from_json(SlotSetup, setup_json)
     try:
         specs = worker_entrants(setup.entrants, commands)
         if any(spec.sandbox is not None for spec in specs):

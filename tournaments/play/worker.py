@@ -50,6 +50,7 @@ from protocol import reaper
 from protocol.errors import ProtocolViolation
 from protocol.lines import LineBuffer
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.wire import from_json, to_json
 from tournaments.play.slot import Slot
 from tournaments.results.game import GameReport
 
@@ -125,7 +126,7 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
     if first is None:
         return
     hello = json.loads(first)
-    setup = SlotSetup.from_json(hello["setup"])
+    setup = from_json(SlotSetup, hello["setup"])
     count = int(hello["slots"])
     write_lock = trio.Lock()
 
@@ -153,7 +154,7 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
             message = json.loads(line)
             index = int(message["slot"])
             unfinished[index] += 1
-            channels[index][0].send_nowait(Job.from_json(message["job"]))
+            channels[index][0].send_nowait(from_json(Job, message["job"]))
         for send, _ in channels:
             send.close()
         if any(unfinished):  # the runner stopped early: abandon the games in play
@@ -313,7 +314,7 @@ class WorkerSlot:
         send, receive = trio.open_memory_channel[GameReport | BaseException](1)
         worker.waiting[job.number] = send
         try:
-            await worker.send({"slot": self._index, "job": job.to_json()})
+            await worker.send({"slot": self._index, "job": to_json(job)})
             result = await receive.receive()
         finally:
             worker.waiting.pop(job.number, None)
@@ -397,7 +398,7 @@ async def open_workers(
                 worker = _Worker(number, process, count)
                 workers.append(worker)
                 nursery.start_soon(worker.pump)
-                await worker.send({"setup": setup.to_json(), "slots": count})
+                await worker.send({"setup": to_json(setup), "slots": count})
             for worker in workers:
                 await worker.ready.wait()
                 if worker.process.returncode is not None:
