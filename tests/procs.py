@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -39,6 +40,16 @@ def live_with(marker: str) -> list[int]:
     """
     me = os.getpid()
     return [p.pid for p in processes() if marker in p.cmdline and (p.state != "Z" or p.ppid == me)]
+
+
+def left_after(marker: str, seconds: float) -> list[int]:
+    """``live_with(marker)`` once it is empty or ``seconds`` have passed: the pids still
+    there ([] when all are gone in time). Polls: a killed process's descendants die and
+    are reaped a little later, later still on a loaded machine."""
+    deadline = time.monotonic() + seconds
+    while (left := live_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return left
 
 
 def group_members(pgids: list[int]) -> list[int]:

@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 import trio
@@ -20,7 +19,7 @@ from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tests.hostile import ROOT
-from tests.procs import live_with
+from tests.procs import left_after, live_with
 
 GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
 THINK_SECONDS = 15
@@ -85,9 +84,6 @@ def test_the_engine_dies_with_a_killed_referee(bwrap: None, warden: str) -> None
             assert live_with(marker)
             holder.send_signal(signal.SIGKILL)
             holder.wait()
-            deadline = time.monotonic() + 10
-            while live_with(marker) and time.monotonic() < deadline:
-                time.sleep(0.02)
-            assert live_with(marker) == []
+            assert left_after(marker, 10) == []
         finally:
             holder.kill()

@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from referee.match import play_game
 from referee.players import EnginePlayer, GameSetup
 from referee.registry import make_game
 from tests.hostile import ENGINE, ROOT, hostile_argv, processes_mentioning
-from tests.procs import live_with, processes
+from tests.procs import left_after, processes
 
 GAME = make_game("trike", {"size": "7"})
 TC = TimeControl.parse("10+0")
@@ -188,9 +187,6 @@ def test_the_engine_and_the_waiting_sandbox_die_with_a_killed_referee(
             assert census(marker) == (1, 2)
             holder.send_signal(signal.SIGKILL)
             holder.wait()
-            deadline = time.monotonic() + 10
-            while live_with(marker) and time.monotonic() < deadline:
-                time.sleep(0.02)
-            assert live_with(marker) == []
+            assert left_after(marker, 10) == []
         finally:
             holder.kill()

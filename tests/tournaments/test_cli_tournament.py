@@ -21,7 +21,7 @@ from referee.registry import GAMES
 from tests.c_build import build_trike_engine
 from tests.clirun import cli
 from tests.clirun import run_referee as referee
-from tests.procs import live_with
+from tests.procs import left_after
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import load_config
 from tournaments.event.plan import Plan
@@ -208,10 +208,7 @@ def test_killed_and_resumed_tournament_has_the_games_of_an_uninterrupted_run(
     assert proc.returncode == -signal.SIGKILL
     assert journal.read_text().count('"type": "game"') < GAMES_IN_KILL_TEST
     # Workers see their input close and stop their engines: nothing lingers.
-    deadline = time.monotonic() + 30
-    while live_with(f"--seed {marker}"):
-        assert time.monotonic() < deadline, "engines outlived the killed runner"
-        time.sleep(0.1)
+    assert left_after(f"--seed {marker}", 30) == [], "engines outlived the killed runner"
     resumed = referee(
         "tournament", str(config), "--out", str(killed), "--resume", "--workers", "0", "-q"
     )

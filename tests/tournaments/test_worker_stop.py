@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from protocol.reaper import children
 from protocol.spec import EngineSpec
 from tests.procs import live_with
 from tournaments.event.config import parse_config
@@ -134,18 +135,6 @@ def test_line_reader_refuses_a_line_over_the_message_limit() -> None:
         trio.run(main)
 
 
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for task in tasks:
-        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
-            found += [int(word) for word in f.read().split()]
-    return found
-
-
 def test_the_engines_of_a_killed_worker_are_killed_and_reaped(tmp_path: Path) -> None:
     # An engine that ignores end of input, quit and SIGTERM, thinking in the middle of
     # a game when its worker is killed: reparented to the runner (a subreaper), which
@@ -170,10 +159,10 @@ def test_the_engines_of_a_killed_worker_are_killed_and_reaped(tmp_path: Path) ->
 
                 nursery.start_soon(play)
                 for _ in range(1200):  # at most 60 s for both engines of the game
-                    if len(_children(worker.pid)) >= 2:
+                    if len(children(worker.pid)) >= 2:
                         break
                     await trio.sleep(0.05)
-                engines.extend(_children(worker.pid))
+                engines.extend(children(worker.pid))
                 os.kill(worker.pid, signal.SIGKILL)
 
     try:
