@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from referee.core import AnyGame
 from referee.results import result_text
 from tournaments.results.game import GameReport
-from tournaments.results.summary import Summary
+from tournaments.results.summary import Summary, standing_json
 
 VERSION = 1
 """The version of the event objects (``"v"``)."""
@@ -125,19 +125,7 @@ def standings(summary: Summary) -> dict[str, Any]:
         "standings",
         done=summary.done,
         total=summary.info.total,
-        rows=[
-            {
-                "rank": place,
-                "name": row.name,
-                "games": row.games,
-                "points": row.points,
-                "score": row.score,
-                "wins": row.wins,
-                "draws": row.draws,
-                "losses": row.losses,
-            }
-            for place, row in enumerate(summary.rows, start=1)
-        ],
+        rows=[standing_json(place, row) for place, row in enumerate(summary.rows, start=1)],
     )
 
 

@@ -312,6 +312,21 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def standing_json(place: int, row: Row) -> dict[str, Any]:
+    """One entrant's line of the standings, at ``place`` (from 1), as JSON: the keys the
+    event stream's ``standings`` rows and ``results.json``'s standings share."""
+    return {
+        "rank": place,
+        "name": row.name,
+        "games": row.games,
+        "points": row.points,
+        "score": row.score,
+        "wins": row.wins,
+        "draws": row.draws,
+        "losses": row.losses,
+    }
+
+
 def summary_json(summary: Summary) -> dict[str, Any]:
     """Every number of the summary as a JSON-able dict, and under ``referee`` the version
     of the referee that computed it."""
@@ -325,14 +340,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         "void_games": {"played_again": summary.voids, "runner_late": summary.runner_voids},
         "standings": [
             {
-                "rank": place,
-                "name": row.name,
-                "games": row.games,
-                "points": row.points,
-                "score": row.score,
-                "wins": row.wins,
-                "draws": row.draws,
-                "losses": row.losses,
+                **standing_json(place, row),
                 "placements": {str(k): v for k, v in sorted(row.placements.items())},
                 "game_points": row.game_points if summary.game_points else None,
                 "forfeits": dict(sorted(row.forfeits.items())),
