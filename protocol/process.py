@@ -435,9 +435,13 @@ class EngineProcess:
         left its process group or session, with or without its tag, and the zombies of
         those that did not (we are their subreaper: ``protocol.reaper``)."""
         strays = reaper.Strays(self._tag, group, self._started)
+        # Bounded by the clock, not by a count of sweeps: on a busy machine one sweep can
+        # chase a fork chain for a long time, and the stop must not wait on the engine.
+        deadline = trio.current_time() + REAP_GRACE
         with trio.CancelScope(shield=True):
-            for _ in range(round(REAP_GRACE / REAP_POLL)):
-                if not strays.sweep():
+            while strays.sweep():
+                if trio.current_time() >= deadline:
+                    self._note(f"stray processes still found after {REAP_GRACE:g} s: left")
                     return
                 await trio.sleep(REAP_POLL)  # dying strays: no event tells us, so poll
 

@@ -218,11 +218,28 @@ class Strays:
             return True
         return False
 
-    def _look(self, frozen: set[int]) -> list[int]:
-        """Strays not frozen yet: new ones among our children, and what lives below
-        any stray."""
-        found = [p for p in children() if p not in frozen and self._ours(p)]
-        for pid in [*frozen, *found]:
+    def _look(self, frozen: set[int], fresh: list[int], judged: set[int]) -> list[int]:
+        """Strays not frozen yet: new ones among our children, and what lives below the
+        strays frozen in the last pass (``fresh``).
+
+        One pass costs what is new, never what was seen: a fork chain that changes pid
+        every millisecond is caught only if a pass takes less than a link's life. Only
+        ``fresh`` subtrees are walked: a frozen process cannot fork, so what lives below
+        it was there when it was frozen, and is found by the walk of the pass after its
+        SIGSTOP (orphans of a stray that died come back among our children). ``judged``:
+        children found not to be strays in this sweep, not read again.
+        """
+        found: list[int] = []
+        for pid in children():
+            if pid in frozen or pid in judged:
+                continue
+            deferred, self.deferred = self.deferred, False
+            if self._ours(pid):
+                found.append(pid)
+            elif not self.deferred:  # judged, not put off (``spawning``)
+                judged.add(pid)
+            self.deferred = self.deferred or deferred
+        for pid in [*fresh, *found]:
             found += [p for p in _subtree(pid)[1:] if p not in frozen and p not in found]
         return found
 
@@ -235,12 +252,14 @@ class Strays:
         """
         self.deferred = False
         frozen = {p for p in self.pending if os.path.exists(f"/proc/{p}")}
+        fresh = list(frozen)
+        judged: set[int] = set()
         killed: list[int] = []
         for _ in range(FREEZE_PASSES):
-            new = self._look(frozen)
-            if not new:
+            fresh = self._look(frozen, fresh, judged)
+            if not fresh:
                 break
-            for pid in new:
+            for pid in fresh:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGSTOP)
                 frozen.add(pid)

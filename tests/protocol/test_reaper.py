@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 import trio
 
+from bots.faulty_bot import CHAIN_SECONDS
 from protocol import reaper
 from protocol.errors import EngineTerminatedError
 from protocol.messages import Go, NewGame, Position
+from protocol.process import REAP_GRACE
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tests.procs import live_with
@@ -110,7 +112,13 @@ def _stop_chain(trail: Path) -> None:
             return
 
 
+@pytest.mark.processes  # thousands of forks
 def test_a_setsid_fork_chain_with_a_new_pid_every_ms_is_killed(tmp_path: Path) -> None:
+    # The engine's stop sweeps for at most REAP_GRACE seconds, far less than the chain's
+    # own life (CHAIN_SECONDS): a chain the sweep lost is still growing after the stop and
+    # fails the test here. (Before that bound, a lost chain kept the stop sweeping until
+    # the chain ended by itself, and the test passed after 3 x 30 s.)
+    assert REAP_GRACE * 5 < CHAIN_SECONDS
     trail = tmp_path / "trail"
     try:
         for _ in range(3):
