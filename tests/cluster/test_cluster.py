@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from referee.record.stream import read_records
+from tests.clirun import run_referee
 from tests.cluster.dask_procs import dask_cluster, wait_gone
 from tournaments.cli.app import main
 from tournaments.cli.play import match_plan
@@ -294,6 +295,23 @@ def test_no_scheduler_at_the_address_is_one_line_and_exit_2(
     assert lines[0].startswith(
         "referee: error: cannot connect to the Dask scheduler at tcp://127.0.0.1:9"
     )
+
+
+
+@pytest.mark.parametrize("address", ["bogus", "tcp://host:port"])
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_an_address_that_does_not_parse_is_one_line_and_no_traceback(
+    tmp_path: Path, command: str, address: str
+) -> None:
+    # A child process: Dask's finaliser of a Client that failed on its address printed a
+    # traceback at exit (after a 20 s wait), after the one-line error.
+    argv = ["-g", "trike", "--out", str(tmp_path / "out")] if command == "tournament" else ["trike"]
+    proc = run_referee(command, *argv, "-e", "random", "-e", "greedy", "--cluster", address)
+    assert proc.returncode == 2, proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"referee: error: bad Dask scheduler address {address!r}: ")
+    assert line.endswith("; expected tcp://HOST:PORT")
+    assert "Traceback" not in proc.stderr + proc.stdout
 
 
 @pytest.mark.cluster

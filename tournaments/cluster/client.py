@@ -337,7 +337,17 @@ class ClusterGames:
 
 def _connect(address: str, timeout: float) -> Client:
     from distributed import Client
+    from distributed.comm import get_address_host_port
 
+    try:
+        # Checked before a Client exists: one whose constructor fails on the address
+        # is closed later by Dask's finaliser, which waits 20 s on a loop that never ran
+        # and prints a traceback after the one-line error.
+        get_address_host_port(address)
+    except ValueError as exc:
+        raise ClusterError(
+            f"bad Dask scheduler address {address!r}: {exc}; expected tcp://HOST:PORT"
+        ) from None
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ValueError (a bad address), …
