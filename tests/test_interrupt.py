@@ -63,3 +63,40 @@ def test_signal_stops_play_cleanly(tmp_path: Path, signum: signal.Signals) -> No
     )
     assert f"Game {len(records)}/100" in stdout
     assert live_with(marker) == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_the_engines_are_checked_exits_130(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    # --nodes starts each engine once to see its features, before the first game: the
+    # faulty engine sleeps 60 s before its handshake, so the signal comes during that.
+    out = tmp_path / "games.tgn"
+    marker = f"--seed {910000 + signum}"
+    engine = f"{sys.executable} -m bots faulty --mode slow-handshake --slow 60000 {marker}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tournaments", "play", "trike", "-e", engine, "-e", "random",
+         "--nodes", "100", "--games", "2", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not [pid for pid in live_with(marker) if pid != proc.pid]:  # the probe runs
+            assert time.monotonic() < deadline, "the engine was not started in time"
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signum)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, stderr  # not 143, the bare death of an unhandled SIGTERM
+    assert stderr.strip() == (
+        "referee: interrupted before the first game (nothing written): run the same command"
+        " again"
+    )
+    assert out.read_text() == ""  # only made to see it can be appended to
+    assert live_with(marker) == []  # the probed engine stopped with the referee

@@ -32,7 +32,7 @@ from tournaments.checks.check_engine import check_engine
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.help_text import readable
-from tournaments.cli.play import check_appendable, match_plan, play_match
+from tournaments.cli.play import NOT_STARTED, check_appendable, match_plan, play_match
 from tournaments.cli.report import report_command
 from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
 from tournaments.cli.sandbox import (
@@ -47,7 +47,7 @@ from tournaments.cli.sandbox import (
 )
 from tournaments.cli.serve import serve_command
 from tournaments.cli.show import show_command
-from tournaments.cli.signals import run_until_signalled
+from tournaments.cli.signals import run_until_signalled, stoppable
 from tournaments.cli.tournament import (
     ENGINE_HELP,
     DepthOption,
@@ -148,6 +148,7 @@ def perft_command(
 
 
 @app.command("play")
+@stoppable(NOT_STARTED)
 def play_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
     engine: Annotated[

@@ -28,7 +28,7 @@ from tournaments.cli.tournament import with_command_line_adjudication, with_shar
 from tournaments.event.config import SandboxMode, parse_config, with_sandbox
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
-from tournaments.play.features import check_features_now
+from tournaments.play.features import check_features
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.standings import has_game_points, standings, standings_table
@@ -36,6 +36,9 @@ from tournaments.runner.match import MatchResult, run_match
 
 MATCH_EVENT = "referee match"
 """The ``Event`` tag of ``play``'s records."""
+
+NOT_STARTED = "interrupted before the first game (nothing written): run the same command again"
+"""What a stop while the match is set up (the config read, the engines checked) ends with."""
 
 
 def match_plan(
@@ -81,7 +84,7 @@ def match_plan(
         limits.refuse_unsandboxed(plan.entrants)
     if cfg.cluster.address is None:  # else each worker's preflight checks its engines
         require_sandbox(plan.entrants)
-        check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
+        run_until_signalled(lambda: check_features(plan.entrants, start_timeout=cfg.start_timeout))
     return plan
 
 

@@ -11,20 +11,24 @@ once (exit 143, no word on what was kept). Inside it SIGTERM and SIGHUP raise
 ``KeyboardInterrupt`` where the main thread is, as Ctrl+C does; while
 ``run_until_signalled`` runs, they are left to its loop (a signal that arrives
 before the loop listens is kept and stops the work as soon as it starts).
+``stoppable`` wraps a whole command in it, with the line an early stop ends on.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 import trio
+import typer
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
@@ -55,6 +59,31 @@ def stop_signals_interrupt() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+
+def stoppable(early_line: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
+    """A command decorator: the command runs within ``stop_signals_interrupt``, so SIGTERM
+    and SIGHUP stop every step as Ctrl+C does (reading the config, checking the engines,
+    the games, the final tables): exit 130 and a line, never the bare exit 143 of an
+    unhandled SIGTERM. The command handles an interrupt itself once its games may have
+    started (saying what was kept); one that reaches the decorator came before that
+    (nothing written) and ends with ``referee: EARLY_LINE``.
+    """
+
+    def decorate(command: Callable[P, None]) -> Callable[P, None]:
+        @functools.wraps(command)
+        def stoppable_command(*args: P.args, **kwargs: P.kwargs) -> None:
+            with stop_signals_interrupt():
+                try:
+                    command(*args, **kwargs)
+                except KeyboardInterrupt:
+                    typer.echo(f"referee: {early_line}", err=True)
+                    raise typer.Exit(130) from None
+
+        return stoppable_command
+
+    return decorate
 
 
 def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:

@@ -9,14 +9,12 @@ console script prints as ``referee: error: ...`` (exit status 2).
 from __future__ import annotations
 
 import contextlib
-import functools
 import html
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec, TextIO
+from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
 
@@ -35,7 +33,7 @@ from tournaments.cli.sandbox import (
     with_limits,
 )
 from tournaments.cli.serve import live_server, parse_live
-from tournaments.cli.signals import run_until_signalled, stop_signals_interrupt
+from tournaments.cli.signals import run_until_signalled, stoppable
 from tournaments.event.cluster_settings import LOCAL, ClusterConfig
 from tournaments.event.config import (
     AdjudicationConfig,
@@ -56,7 +54,7 @@ from tournaments.event.knockout import bracket_json, bracket_lines
 from tournaments.event.plan import Plan
 from tournaments.html.page import page
 from tournaments.play.errors import TournamentError
-from tournaments.play.features import check_features_now, shared_limits
+from tournaments.play.features import check_features, shared_limits
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts, summary_json
@@ -66,8 +64,6 @@ from tournaments.runner.phases import event_knockout, knockout_state
 from tournaments.runner.run import Progress, RunResult, run_tournament
 from tournaments.store.event_dir import open_event
 from tournaments.store.journal import GAMES, JOURNAL, JournalError, read_header
-
-P = ParamSpec("P")
 
 
 def _sprt(text: str) -> dict[str, Any]:
@@ -293,7 +289,9 @@ def with_shared_limits(
         return cfg.model_copy(update={"entrants": entrants}), []
     probe = Plan.from_config(cfg, source)
     require_sandbox(probe.entrants)
-    specs, notes = shared_limits(probe.entrants, limits, start_timeout=cfg.start_timeout)
+    specs, notes = run_until_signalled(  # a stop signal stops the engine being probed
+        lambda: shared_limits(probe.entrants, limits, start_timeout=cfg.start_timeout)
+    )
     entrants = [
         entrant.model_copy(update={"nodes": spec.nodes, "depth": spec.depth})
         for entrant, spec in zip(cfg.entrants, specs, strict=True)
@@ -355,6 +353,13 @@ def with_command_line_adjudication(
     return cfg.model_copy(update={"adjudication": section})
 
 
+NOT_STARTED = (
+    "interrupted before the tournament started (no game scheduled, nothing to resume):"
+    " run the same command again"
+)
+"""What a stop before the first game is scheduled ends with."""
+
+
 def _interrupted(directory: Path | None, done: int | None = None) -> NoReturn:
     """Say what an interrupted run kept (``done`` finished games, when known) and how to
     go on; exit 130."""
@@ -366,11 +371,7 @@ def _interrupted(directory: Path | None, done: int | None = None) -> NoReturn:
             err=True,
         )
     else:
-        typer.echo(
-            "referee: interrupted before the tournament started (no game scheduled, "
-            "nothing to resume): run the same command again",
-            err=True,
-        )
+        typer.echo(f"referee: {NOT_STARTED}", err=True)
     raise typer.Exit(130)
 
 
@@ -382,25 +383,7 @@ def _started(directory: Path) -> bool:
         return False
 
 
-def _stoppable(command: Callable[P, None]) -> Callable[P, None]:
-    """``command`` with SIGTERM and SIGHUP stopping every step as Ctrl+C does (reading
-    the config, making the plan and the schedule, the games, the final tables): exit
-    130 and a line on what was kept, never the bare exit 143 of an unhandled SIGTERM.
-    The command handles an interrupt once its games may have started; one before that
-    (nothing written) ends here."""
-
-    @functools.wraps(command)
-    def stoppable(*args: P.args, **kwargs: P.kwargs) -> None:
-        with stop_signals_interrupt():
-            try:
-                command(*args, **kwargs)
-            except KeyboardInterrupt:
-                _interrupted(None)
-
-    return stoppable
-
-
-@_stoppable
+@stoppable(NOT_STARTED)
 def tournament_command(
     config: Annotated[
         Path | None,
@@ -656,7 +639,7 @@ def tournament_command(
     if cfg.cluster.address is None:  # a cluster's workers run their own engines (and
         # each worker's preflight checks the sandbox and the features there)
         require_sandbox(plan.entrants)
-        check_features_now(plan.entrants, start_timeout=cfg.start_timeout)
+        run_until_signalled(lambda: check_features(plan.entrants, start_timeout=cfg.start_timeout))
     if cfg.concurrency > 1 and cfg.workers is None and cfg.cluster.address is None:
         cores = os.cpu_count() or 1
         if cfg.concurrency > cores:

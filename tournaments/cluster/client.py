@@ -337,7 +337,7 @@ class ClusterGames:
 
 def _connect(address: str, timeout: float) -> Client:
     from distributed import Client
-    from distributed.comm import get_address_host_port
+    from distributed.comm.addressing import get_address_host_port
 
     try:
         # Checked before a Client exists: one whose constructor fails on the address

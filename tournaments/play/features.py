@@ -15,9 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import partial
-
-import trio
 
 from protocol.errors import EngineError
 from protocol.session import EngineSession
@@ -40,12 +37,6 @@ async def check_features(specs: Sequence[EngineSpec], *, start_timeout: float = 
             raise ValueError(str(exc)) from None
 
 
-def check_features_now(specs: Sequence[EngineSpec], *, start_timeout: float = 10.0) -> None:
-    """``check_features`` from synchronous code (the command line); as that."""
-    if any(spec.required_features for spec in specs):
-        trio.run(lambda: check_features(specs, start_timeout=start_timeout))
-
-
 LIMIT_FEATURES = {"nodes": "node", "depth": "depth"}
 """The search limits an engine needs a handshake ``feature`` for, and how they are called."""
 
@@ -64,7 +55,7 @@ async def declared_features(spec: EngineSpec, *, start_timeout: float = 10.0) ->
         raise ValueError(str(exc)) from None
 
 
-def shared_limits(
+async def shared_limits(
     specs: Sequence[EngineSpec],
     limits: Mapping[str, int],
     *,
@@ -85,7 +76,7 @@ def shared_limits(
         if not missing:
             result.append(spec)
             continue
-        features = trio.run(partial(declared_features, spec, start_timeout=start_timeout))
+        features = await declared_features(spec, start_timeout=start_timeout)
         for key in missing:
             if key in features:
                 spec = replace(spec, nodes=wanted[key]) if key == "nodes" else spec
