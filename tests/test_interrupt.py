@@ -98,5 +98,6 @@ def test_a_signal_while_the_engines_are_checked_exits_130(
         "referee: interrupted before the first game (nothing written): run the same command"
         " again"
     )
+    assert "Game 1/2" not in stdout
     assert out.read_text() == ""  # only made to see it can be appended to
     assert live_with(marker) == []  # the probed engine stopped with the referee
