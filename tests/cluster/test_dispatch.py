@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 import trio
 
+from protocol.spec import EngineSpec
+from referee.clock import TimeControl
 from referee.core import Outcome, Termination
 from referee.match import RUNNER_LATE
 from tournaments.event.cluster_settings import ClusterConfig
-from tournaments.event.jobs import Job
+from tournaments.event.jobs import Job, SlotSetup
 from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
 from tournaments.results.game import GameReport
 
@@ -64,6 +66,14 @@ def report(number: int, *, void: bool = False, reason: str = "no handshake") -> 
     return GameReport(number, 1, 0, (0, 1), ("a", "b"), outcome, 10, "").to_json()
 
 
+SETUP = SlotSetup(
+    game="trike", options=(), players=2,
+    entrants=(EngineSpec("a", ("a",)), EngineSpec("b", ("b",))),
+    tc=TimeControl(base=1), max_plies=10, adjudication=None, start_timeout=1.0, event="e",
+    out=None, transcripts="none",
+)  # fmt: skip
+"""What the fake cluster's tasks would be given (they are never run)."""
+
 Messages = Callable[[str, list[int]], list[tuple[str, str, Any]]]
 """What the cluster answers to one submitted task (its key, its games)."""
 
@@ -77,7 +87,7 @@ async def run_with(
     dispatcher = ClusterGames(
         client,  # type: ignore[arg-type]
         ClusterConfig(address="tcp://fake:1", batch=batch),
-        {},
+        SETUP,
         [],
         None,
     )

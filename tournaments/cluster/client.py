@@ -47,7 +47,7 @@ import trio
 from referee.errors import UserError
 from tournaments.cluster.task import TRANSCRIPT_KEY, play_batch, preflight
 from tournaments.event.cluster_settings import ClusterConfig
-from tournaments.event.jobs import Job
+from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
 from tournaments.event.wire import to_json
 from tournaments.play.errors import VoidTally
@@ -113,7 +113,7 @@ class ClusterGames:
         self,
         client: Client,
         settings: ClusterConfig,
-        setup_json: dict[str, Any],
+        setup: SlotSetup,
         commands: list[str],
         out: Path | None,
         *,
@@ -124,16 +124,15 @@ class ClusterGames:
         self._client = client
         self._address = settings.address
         self._batch = settings.batch
-        self._setup_json = setup_json
+        self._setup_json = to_json(setup)
+        """The setup as every task receives it (``event.wire``), written once."""
         self._commands = commands
         self._store = transcripts.store_of(
-            str(out) if out is not None else None, setup_json.get("transcript_file")
+            str(out) if out is not None else None, setup.transcript_file
         )
         """Where the games' transcripts are kept here (the event's ``logs/`` store, or
         ``referee play``'s one file), or None."""
-        self._rotate = transcripts.rotates(
-            str(setup_json.get("transcripts")), setup_json.get("transcript_file")
-        )
+        self._rotate = transcripts.rotates(setup.transcripts, setup.transcript_file)
         self._resumable = resumable
         """The void policy's stop error says to resume (``VoidTally``)."""
         self._topic = f"referee-{uuid.uuid4().hex}"
@@ -427,7 +426,7 @@ async def open_cluster(
             "--cluster needs Dask's distributed: pip install 'referee[cluster]'"
         ) from None
     commands = remote_commands(plan)
-    setup_json = to_json(plan.slot_setup(out, transcript_file=transcript_file))
+    setup = plan.slot_setup(out, transcript_file=transcript_file)
     with _quiet_logs():
         client = await trio.to_thread.run_sync(
             _connect, settings.address, settings.connect_timeout, abandon_on_cancel=True
@@ -435,10 +434,10 @@ async def open_cluster(
         games: ClusterGames | None = None
         try:
             await trio.to_thread.run_sync(
-                _preflight, client, setup_json, commands, abandon_on_cancel=True
+                _preflight, client, to_json(setup), commands, abandon_on_cancel=True
             )
             games = ClusterGames(
-                client, settings, setup_json, commands, out, resumable=resumable
+                client, settings, setup, commands, out, resumable=resumable
             )
             client.subscribe_topic(games._topic, games._on_event)
             async with trio.open_nursery() as nursery:

@@ -12,7 +12,7 @@ import itertools
 import math
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from bots.cbuild import BuildError
@@ -76,6 +76,18 @@ def _config_folder(source: str) -> str:
     return os.getcwd()
 
 
+_CONVERTED = frozenset({"name", "argv", "env", "options", "sandbox"})
+"""``EngineSpec`` fields that a config entrant gives in another form (``_entrant_specs``
+converts them one by one)."""
+CARRIED = tuple(
+    f.name
+    for f in fields(EngineSpec)
+    if f.name in EntrantConfig.model_fields and f.name not in _CONVERTED
+)
+"""The ``EngineSpec`` fields taken as they are from the config entrant's key of the same
+name (``cwd``, the limits, ``restart``...): one added to both travels with no code here."""
+
+
 def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, ...]:
     specs: list[EngineSpec] = []
     for i, entrant in enumerate(config.entrants):
@@ -86,15 +98,10 @@ def _entrant_specs(config: TournamentConfig, source: str) -> tuple[EngineSpec, .
         specs.append(
             replace(
                 spec,
+                **{name: getattr(entrant, name) for name in CARRIED},
                 name=entrant.name or spec.name,
-                cwd=entrant.cwd,
                 env=dict(entrant.env) or None,
                 options=tuple(option_texts(entrant.options).items()),
-                max_memory_mb=entrant.max_memory_mb,
-                max_cpu_seconds=entrant.max_cpu_seconds,
-                nodes=entrant.nodes,
-                depth=entrant.depth,
-                restart=entrant.restart,
                 sandbox=_sandbox(config, entrant, f"{source}: entrants[{i}]"),
             )
         )
