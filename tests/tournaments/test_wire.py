@@ -24,6 +24,7 @@ from referee.clock import TimeControl
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.wire import WireError, from_json, to_json
+from tournaments.play.worker import Assignment, Hello
 
 small = st.integers(min_value=1, max_value=10**6)
 seconds = st.floats(min_value=0, max_value=1e5, allow_nan=False, allow_infinity=False)
@@ -179,14 +180,14 @@ def _values(value: Any) -> list[Any]:
 
 
 def test_every_field_of_every_carried_type_is_set_and_travels() -> None:
-    """By introspection: a field added to any type a message carries (an entrant's
+    """By introspection: a field added to any type a worker's message carries (an entrant's
     ``EngineSpec``, its ``SandboxSettings``, a ``TimeControl``, the setup itself) is
     written under its name and read back, with no codec change; and the full examples
     here set every field off its default, so a new field fails this test until it is
     set here too (and so is proved to travel)."""
-    carried = _carried(SlotSetup) | _carried(Job)
+    carried = _carried(Hello) | _carried(Assignment)
     assert {EngineSpec, SandboxSettings, TimeControl, ScoreRules, Job, SlotSetup} <= carried
-    values = _values(FULL_SETUP) + _values(FULL_JOB)
+    values = _values(Hello(FULL_SETUP, 3)) + _values(Assignment(1, FULL_JOB))
     assert {type(v) for v in values} == carried
     for value in values:
         data = to_json(value)

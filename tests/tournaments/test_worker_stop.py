@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -19,12 +20,15 @@ from tests.procs import live_with
 from tournaments.event.config import parse_config
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
+from tournaments.event.wire import to_json
 from tournaments.play.worker import (
     MAX_MESSAGE_BYTES,
     LineReader,
     WorkerError,
     _Worker,
     open_workers,
+    worker_command,
+    worker_environment,
 )
 
 pytestmark = pytest.mark.processes
@@ -42,6 +46,22 @@ def _setup(logs: list[Path]) -> SlotSetup:
         "test",
     )
     return Plan.from_config(config, "test").slot_setup(None)
+
+
+def test_a_first_message_the_worker_cannot_read_is_one_error_line(tmp_path: Path) -> None:
+    setup = to_json(_setup([tmp_path / "a.log", tmp_path / "b.log"]))
+    setup["entrants"][1]["nodes"] = "many"
+    hello = json.dumps({"setup": setup, "slots": 1}) + "\n"
+    done = subprocess.run(
+        worker_command(), input=hello, capture_output=True, text=True, timeout=120,
+        env={**worker_environment(), "REFEREE_DEBUG": "0"},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"error": "tournaments.event.wire.WireError: "
+         "Hello.setup.entrants[1].nodes: expected int, not 'many'"}
+    ]  # fmt: skip
+    assert done.stderr == ""
 
 
 def test_engines_of_a_finished_run_end_on_quit_not_by_signal(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ slots over worker processes, each with its own loop: ``python -m tournaments.pla
 
 The runner and a worker speak JSON lines over the worker's stdin and stdout:
 
-* runner → worker, first line: ``{"setup": <SlotSetup>, "slots": K}``; then one
-  ``{"slot": i, "job": <Job>}`` per game, only to a slot that is idle;
+* runner → worker, first line: a ``Hello`` (``{"setup": <SlotSetup>, "slots": K}``);
+  then one ``Assignment`` (``{"slot": i, "job": <Job>}``) per game, only to a slot that
+  is idle; both written and read by the one codec (``event.wire``);
 * worker → runner: ``{"ready": true}`` once its slots are open; then one
   ``{"slot": i, "report": <GameReport>}`` per game; ``{"error": "..."}`` before it
   exits on a bug; last, ``{"cpu": [own, engines]}``: CPU seconds the worker and its
@@ -41,6 +42,7 @@ import sys
 import traceback
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,22 @@ ORPHAN_POLL = 0.01
 
 class WorkerError(RuntimeError):
     """A worker process failed (a bug, or it was killed); one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The runner's first message to a worker: its slots' setup and how many slots."""
+
+    setup: SlotSetup
+    slots: int
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """A game for one of the worker's slots (numbered from 0)."""
+
+    slot: int
+    job: Job
 
 
 class LineReader:
@@ -125,9 +143,8 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
     first = await reader.readline()
     if first is None:
         return
-    hello = json.loads(first)
-    setup = from_json(SlotSetup, hello["setup"])
-    count = int(hello["slots"])
+    hello = from_json(Hello, json.loads(first))
+    setup, count = hello.setup, hello.slots
     write_lock = trio.Lock()
 
     async def emit(message: dict[str, Any]) -> None:
@@ -151,10 +168,9 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
         await emit({"ready": True})
         ready = cpu_times()
         while (line := await reader.readline()) is not None:
-            message = json.loads(line)
-            index = int(message["slot"])
-            unfinished[index] += 1
-            channels[index][0].send_nowait(from_json(Job, message["job"]))
+            assignment = from_json(Assignment, json.loads(line))
+            unfinished[assignment.slot] += 1
+            channels[assignment.slot][0].send_nowait(assignment.job)
         for send, _ in channels:
             send.close()
         if any(unfinished):  # the runner stopped early: abandon the games in play
@@ -314,7 +330,7 @@ class WorkerSlot:
         send, receive = trio.open_memory_channel[GameReport | BaseException](1)
         worker.waiting[job.number] = send
         try:
-            await worker.send({"slot": self._index, "job": to_json(job)})
+            await worker.send(to_json(Assignment(self._index, job)))
             result = await receive.receive()
         finally:
             worker.waiting.pop(job.number, None)
@@ -398,7 +414,7 @@ async def open_workers(
                 worker = _Worker(number, process, count)
                 workers.append(worker)
                 nursery.start_soon(worker.pump)
-                await worker.send({"setup": to_json(setup), "slots": count})
+                await worker.send(to_json(Hello(setup, count)))
             for worker in workers:
                 await worker.ready.wait()
                 if worker.process.returncode is not None:
