@@ -110,11 +110,16 @@ class _Asker:
 
     async def ask(self, ask: Ask) -> str | None:
         """None if the engine answered ``ask`` with a legal move (or refused the game),
-        else what went wrong, with what was sent and received.
+        else what went wrong, led by the ask's label: with what was sent and received, or
+        how the engine failed (an ``EngineError``, after which the session is not asked
+        again: every caller stops at the first problem)."""
+        try:
+            return await self._ask(ask)
+        except EngineError as error:
+            return f"{ask.label}: {error}"
 
-        :raises EngineError: the engine failed (its message says how), prefixed by nothing:
-            the caller names the request.
-        """
+    async def _ask(self, ask: Ask) -> str | None:
+        """``ask``'s answer checked. :raises EngineError: the engine failed."""
         game = ask.make_game()
         state = ask.state(game)
         seat = state.to_move
@@ -171,10 +176,7 @@ async def _ask_all(coverage: Coverage, asks: Sequence[Ask], what: str) -> tuple[
             if ask.players in refused_counts:
                 continue
             before = len(asker.refused)
-            try:
-                problem = await asker.ask(ask)
-            except EngineError as error:
-                return False, f"{ask.label}: {error}"
+            problem = await asker.ask(ask)
             if problem is not None:
                 return False, problem
             if len(asker.refused) > before and not ask.options and not ask.moves:
@@ -196,10 +198,7 @@ async def _two_games(coverage: Coverage) -> tuple[bool, str]:
     async with _fresh(coverage) as session:
         asker = _Asker(session, coverage)
         for number, ask in enumerate(asks, start=1):
-            try:
-                problem = await asker.ask(ask)
-            except EngineError as error:
-                return False, f"game {number} in the same process ({ask.label}): {error}"
+            problem = await asker.ask(ask)
             if problem is not None:
                 return False, f"game {number} in the same process: {problem}"
         return True, f"{len(asks)} games in one process, each answered with a legal move"
@@ -253,10 +252,7 @@ async def _engine_options(coverage: Coverage) -> tuple[bool, str]:
         asks = [*seat_asks(coverage.game, coverage.counts[:1], coverage.seed)[:1]]
         asks += state_asks(coverage.game, coverage.counts[:1], coverage.seed)[:1]
         for ask in asks:
-            try:
-                problem = await asker.ask(ask)
-            except EngineError as error:
-                return False, f"with {shown}, {ask.label}: {error}"
+            problem = await asker.ask(ask)
             if problem is not None:
                 return False, f"with {shown}: {problem}"
         note = f"; strings kept at their defaults: {', '.join(kept)}" if kept else ""
