@@ -126,6 +126,7 @@ def test_game_plans_cycle_seats_and_counts_and_vary_options() -> None:
 # --- five faults, each named ------------------------------------------------------------
 
 
+@pytest.mark.processes  # check-engine runs: real engine processes
 @pytest.mark.parametrize(
     ("mode", "step", "words"),
     [
@@ -163,6 +164,7 @@ run_engine(lambda: TwoSeatsOnly(1), name="two-only", author="tests")
 """
 
 
+@pytest.mark.processes
 def test_a_refused_player_count_is_reported_not_failed(tmp_path: Path) -> None:
     # SPEC: an engine answers ``error`` to a game it does not play; such a game is void,
     # never a forfeit, so the promise holds and the steps pass, saying what was refused.
@@ -195,6 +197,7 @@ def bundled_checks() -> dict[tuple[str, str], subprocess.CompletedProcess[str]]:
         return dict(zip(BUNDLED, done, strict=True))
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(("engine", "name"), BUNDLED, ids=[f"{e}-{n}" for e, n in BUNDLED])
 def test_bundled_engines_pass_every_step_of_every_game(
     engine: str,
@@ -208,6 +211,7 @@ def test_bundled_engines_pass_every_step_of_every_game(
     assert len(marks(done)) == 9 + len(STEPS)
 
 
+@pytest.mark.processes
 def test_the_c_engine_passes_every_step_of_trike() -> None:
     if build_trike_engine() is None:
         pytest.skip("no C compiler: the trike-c engine cannot be built")

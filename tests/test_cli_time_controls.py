@@ -48,6 +48,7 @@ def session_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.processes  # real games
 def test_a_moves_per_session_game_is_confirmed(session_games: Path) -> None:
     records = parse_records(session_games.read_text())
     assert len(records) == 2
@@ -59,6 +60,7 @@ def test_a_moves_per_session_game_is_confirmed(session_games: Path) -> None:
     assert [v["verdict"] for v in verdicts] == ["confirmed", "confirmed"], verdicts
 
 
+@pytest.mark.processes  # real games
 def test_a_record_whose_seat_overran_its_session_is_disputed(
     session_games: Path, tmp_path: Path
 ) -> None:
@@ -76,6 +78,7 @@ def test_a_record_whose_seat_overran_its_session_is_disputed(
     assert verdict["correct"] == "0-1"
 
 
+@pytest.mark.processes  # real games
 def test_a_record_that_skips_a_session_s_time_is_disputed(
     session_games: Path, tmp_path: Path
 ) -> None:
@@ -90,6 +93,7 @@ def test_a_record_that_skips_a_session_s_time_is_disputed(
     assert "seat 1's clock after ply 5 reads" in str(verdict["reason"])
 
 
+@pytest.mark.processes  # real games
 def test_a_tournament_at_hourglass_and_sessions_is_confirmed(tmp_path: Path) -> None:
     for tc in ("hourglass:20", "4/3+0"):
         config = tmp_path / "event.toml"

@@ -20,6 +20,8 @@ from referee.record import parse_records, read_records
 from tests.clirun import run_referee
 from tournaments.play.errors import VOID_ATTEMPTS
 
+pytestmark = pytest.mark.processes  # real play, tournament and check-engine runs
+
 FATAL = "fatal: cannot open weights.bin"
 FAULTY = f"{sys.executable} -m bots faulty --stderr '{FATAL}'"
 AT_HANDSHAKE = f"{FAULTY} --mode crash-before"

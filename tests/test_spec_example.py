@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.processes  # check-engine batteries of the spec's engine
+
 ROOT = Path(__file__).resolve().parents[1]
 
 RULES = """def legal_moves(setup, start, moves):

@@ -28,6 +28,8 @@ from referee.record.write import format_record
 from referee.registry import make_game
 from tests.clirun import run_referee
 
+pytestmark = pytest.mark.processes  # a real match and adjudicate per game
+
 REASON = re.compile(r"seat (\d) \(bad\) plays illegal move '(\S+)' at ply (\d+): (.+)")
 FAULTY = f"bad={sys.executable} -m bots faulty --mode {{mode}} --at 3"
 

@@ -18,6 +18,8 @@ import pytest
 
 from referee.record.stream import MAX_GAME_BYTES
 
+pytestmark = pytest.mark.marathon  # six 16 MiB games adjudicated
+
 LIMIT_MB = 150
 HEAD = (
     '[Game "trike"]\n[Options "size=9,mode=zero,pie=yes"]\n[RulesVersion "1"]\n'

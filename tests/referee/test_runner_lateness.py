@@ -28,6 +28,8 @@ from referee.players import EnginePlayer
 from referee.registry import make_game
 from tests.conftest import bot_argv
 
+pytestmark = pytest.mark.processes  # real matches beside CPU hogs and stalls
+
 CONCURRENCY = 8
 TC = "1+0.01"
 MARGIN = 0.05

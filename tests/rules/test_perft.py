@@ -68,6 +68,9 @@ def load_cases(path: Path) -> list[PerftCase]:
 
 
 CASES = [case for path in sorted(PERFT_DIR.glob("*.perft")) for case in load_cases(path)]
+DEEP = 300_000
+"""A case counting this many move sequences or more is a marathon (seconds each): the fast
+tier keeps every table's shallower depths."""
 
 
 def _start(case: PerftCase) -> tuple[Game[Any, Any], State[Any]]:
@@ -77,7 +80,13 @@ def _start(case: PerftCase) -> tuple[Game[Any, Any], State[Any]]:
     return game, state
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.name}-d{c.depth}" for c in CASES])
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=f"{c.name}-d{c.depth}", marks=[pytest.mark.marathon] * (c.count >= DEEP))
+        for c in CASES
+    ],
+)
 def test_perft(case: PerftCase) -> None:
     game, state = _start(case)
     got = perft(state, case.depth)
