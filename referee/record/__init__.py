@@ -32,6 +32,7 @@ from referee.record.write import (
     append_text,
     build_record,
     format_record,
+    record_text,
     sync_file,
     timing_comment,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "format_record",
     "parse_records",
     "read_records",
+    "record_text",
     "sync_file",
     "timing_comment",
 ]

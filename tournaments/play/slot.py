@@ -35,7 +35,7 @@ from referee.clock_audit import clock_tags
 from referee.core import Termination
 from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player, warm_up
-from referee.record import MoveEntry, build_record, format_record, timing_comment
+from referee.record import record_text, timing_comment
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.engines import hide_path
 from tournaments.event.jobs import Job, SlotSetup
@@ -243,13 +243,13 @@ class Slot:
         )
 
     def _record(self, job: Job, names: Sequence[str], result: GameResult) -> str:
-        moves = [
-            MoveEntry(m.text, timing_comment(m.elapsed, m.remaining, m.search))
-            for m in result.moves
-        ]
+        played = result.moves
+        texts = [m.text for m in played]
+        comments = [timing_comment(m.elapsed, m.remaining, m.search) for m in played]
         tags = game_tags(self.setup, job)
-        record = build_record(self.game, list(names), moves, result.outcome, tags, start=job.start)
-        return format_record(record)
+        return record_text(
+            self.game, list(names), texts, comments, result.outcome, tags, start=job.start
+        )
 
     def _transcript(
         self,
