@@ -67,7 +67,7 @@ from protocol.search_info import NO_SEARCH, SearchInfo, Shares
 from referee.clock import Clock, TimeControl
 from referee.core import Game, Outcome, State, Termination
 from referee.errors import IllegalMoveError, InvalidMoveError
-from referee.players import GameSetup, MoveRequest, Player
+from referee.players import GameSetup, MoveRequest, Player, tell_game_over
 from referee.results import forfeit_outcome, result_text, unfinished_outcome
 from referee.score_rules import Decision, ScoreAdjudicator, ScoreRules, adjudicated_outcome
 
@@ -338,6 +338,5 @@ async def _finish(
         reason=outcome.termination.value,
         detail=outcome.reason if told is None else told,
     )
-    for player in players:
-        await player.game_over(notice)
+    await tell_game_over(players, notice)
     return GameResult(outcome, tuple(moves), start, state)

@@ -160,6 +160,12 @@ class EnginePlayer:
                     await player._discard()
 
     @property
+    def stops_after_game(self) -> bool:
+        """Whether ``game_over`` stops the process and waits for its end (in the sandbox,
+        or with ``restart``), rather than only telling it."""
+        return self.spec.sandbox is not None or self.spec.restart
+
+    @property
     def starts(self) -> int:
         """How many processes were started (1 + restarts)."""
         return len(self.pids)
@@ -349,7 +355,7 @@ class EnginePlayer:
                 failed = False
             except EngineError:
                 pass
-        if failed or self.spec.sandbox is not None or self.spec.restart:
+        if failed or self.stops_after_game:
             await self._discard()
 
 
@@ -401,6 +407,24 @@ async def warm_up(players: Sequence[Player]) -> None:
     async with trio.open_nursery() as nursery:
         for player in waiting:
             nursery.start_soon(player.warm_up)
+
+
+async def tell_game_over(players: Sequence[Player], over: GameOver) -> None:
+    """Tell every player of a table that the game is over (``Player.game_over``).
+
+    Engines that stop after every game (``EnginePlayer.stops_after_game``) each wait for
+    their process to end: when there are several, they are told side by side, so that
+    the table waits for the slowest stop rather than for their sum; otherwise each
+    player in turn (no task is started for them).
+    """
+    stopping = sum(isinstance(p, EnginePlayer) and p.stops_after_game for p in players)
+    if stopping < 2:
+        for player in players:
+            await player.game_over(over)
+        return
+    async with trio.open_nursery() as nursery:
+        for player in players:
+            nursery.start_soon(player.game_over, over)
 
 
 LocalBrain = Callable[[GameSetup, MoveRequest], str | None]

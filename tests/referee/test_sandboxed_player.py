@@ -1,5 +1,6 @@
 """A sandboxed engine gets a fresh process, and so an empty scratch, for every game; the
-engines of a table without a process start together (``warm_up``)."""
+engines of a table without a process start together (``warm_up``), and those that stop
+after the game stop together (``tell_game_over``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
 from referee.clock import TimeControl
 from referee.core import Termination
 from referee.match import play_game
@@ -50,3 +52,24 @@ async def test_warm_up_starts_every_engine_of_the_table_before_the_game() -> Non
         await warm_up([a, b])
         assert a.transcript is not None and b.transcript is not None
         assert a.starts == b.starts == 1
+
+
+async def test_engines_that_stop_after_the_game_stop_side_by_side() -> None:
+    # Each ignores quit and SIGTERM: its stop takes the quit grace and the kill grace.
+    argv = (sys.executable, "-m", "bots", "faulty", "--mode", "ignore-quit")
+    ended: list[Transcript] = []
+    game = make_game("trike", {"size": "7"})
+    async with (
+        EnginePlayer.open(EngineSpec("a", argv, restart=True), on_transcript=ended.append) as a,
+        EnginePlayer.open(EngineSpec("b", argv, restart=True), on_transcript=ended.append) as b,
+    ):
+        result = await play_game(game, [a, b], TimeControl.parse("10+0"), seed=1)
+    assert result.outcome.culprit is None, result.outcome.reason
+    quits, ends = [], []
+    for transcript in ended:
+        lines = transcript.entries()
+        quits += [transcript.origin + e.time for e in lines if e.text == "quit"]
+        ends += [transcript.origin + e.time for e in lines if e.text.startswith("process ")]
+    assert len(quits) == len(ends) == 2
+    # Both were asked to quit before either had ended: neither waited for the other.
+    assert max(quits) < min(ends)
