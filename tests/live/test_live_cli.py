@@ -13,17 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.clirun import run_referee
+from tests.clirun import cli
 from tournaments.store.journal import read_journal
-
-pytestmark = pytest.mark.processes
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(rb"live view of .* at http://127\.0\.0\.1:(\d+)/")
-
-
-def _referee(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return run_referee(*args, timeout=timeout)
 
 
 def _tournament(out: Path, *extra: str) -> list[str]:
@@ -31,31 +25,39 @@ def _tournament(out: Path, *extra: str) -> list[str]:
             "--tc", "5+0.05", "--out", str(out), *extra]  # fmt: skip
 
 
+# The refusals below need no child process of their own: the command runs in this process
+# (``cli``), as the console script would run it.
+
+
 @pytest.mark.parametrize("bad", ["x", "host:", "70000", "a:b:c"])
-def test_a_bad_live_address_is_one_line(tmp_path: Path, bad: str) -> None:
-    done = _referee(*_tournament(tmp_path / "ev", "--games", "2", "--live", bad))
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
-        f"referee: error: bad --live {bad!r}: expected [HOST:]PORT"
-    ]
+def test_a_bad_live_address_is_one_line(
+    tmp_path: Path, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = cli(capsys, *_tournament(tmp_path / "ev", "--games", "2", "--live", bad))
+    assert status == 2
+    assert err.strip().splitlines() == [f"referee: error: bad --live {bad!r}: expected [HOST:]PORT"]
 
 
-def test_a_port_in_use_is_one_line_before_any_game(tmp_path: Path) -> None:
+@pytest.mark.processes  # the live view's server process starts and fails
+def test_a_port_in_use_is_one_line_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = _referee(*_tournament(tmp_path / "ev", "--games", "2", "--live", str(port)))
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
+        args = _tournament(tmp_path / "ev", "--games", "2", "--live", str(port))
+        status, _, err = cli(capsys, *args)
+    assert status == 2
+    lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("referee: error: --live: the live view could")
     assert not (tmp_path / "ev" / "journal.jsonl").exists()
 
 
-def test_serve_a_missing_directory(tmp_path: Path) -> None:
-    done = _referee("serve", str(tmp_path / "nope"), "--port", "0", timeout=30)
-    assert done.returncode == 2
-    assert done.stderr.strip() == f"referee: error: {tmp_path / 'nope'}: no such directory"
+def test_serve_a_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = cli(capsys, "serve", str(tmp_path / "nope"), "--port", "0")
+    assert status == 2
+    assert err.strip() == f"referee: error: {tmp_path / 'nope'}: no such directory"
 
 
 def _serve(directory: Path) -> tuple[subprocess.Popen[bytes], int]:
@@ -69,6 +71,7 @@ def _serve(directory: Path) -> tuple[subprocess.Popen[bytes], int]:
     return proc, int(found.group(1))
 
 
+@pytest.mark.processes  # a live server or tournament process
 def test_an_empty_directory_is_served_while_it_waits(tmp_path: Path) -> None:
     proc, port = _serve(tmp_path)
     try:
@@ -130,6 +133,7 @@ def _slow_tournament(out: Path, *, games: int, slow_ms: int) -> list[str]:
             "--tc", "30+0.1", "--out", str(out), "--live", "0"]  # fmt: skip
 
 
+@pytest.mark.processes  # a live server or tournament process
 def test_killing_the_view_leaves_the_event_running(tmp_path: Path) -> None:
     out = tmp_path / "ev"
     with subprocess.Popen(
@@ -145,6 +149,7 @@ def test_killing_the_view_leaves_the_event_running(tmp_path: Path) -> None:
     assert len(read_journal(out).games) == 4
 
 
+@pytest.mark.processes  # a live server or tournament process
 def test_the_view_ends_with_a_killed_tournament(tmp_path: Path) -> None:
     out = tmp_path / "ev"
     with subprocess.Popen(
