@@ -121,3 +121,15 @@ def test_games_are_read_lazily(tmp_path: Path) -> None:
     assert next(games).number == 1
     with pytest.raises(JournalError, match=r"journal.jsonl:3: unreadable journal line"):
         next(games)
+
+
+def test_a_journal_that_cannot_be_read_is_one_error(tmp_path: Path) -> None:
+    """A journal that is a folder (or unreadable): every way of reading the directory
+    says which directory and why, in one line (``journal.read_failed``)."""
+    (tmp_path / "event" / JOURNAL).mkdir(parents=True)
+    expected = f"cannot read {tmp_path / 'event'}: Is a directory"
+    with pytest.raises(JournalError) as whole:
+        read_event(tmp_path / "event")
+    with pytest.raises(JournalError) as streamed:
+        open_event(tmp_path / "event")
+    assert str(whole.value) == str(streamed.value) == expected

@@ -19,7 +19,7 @@ from tournaments.event.schedule import (
 from tournaments.results.standings import place_points
 from tournaments.results.summary import EventInfo
 from tournaments.store.event_dir import open_event
-from tournaments.store.journal import JOURNAL, JournalError, read_header
+from tournaments.store.journal import JOURNAL, JournalError, read_failed, read_header
 from tournaments.store.writer import Journal
 
 
@@ -55,7 +55,7 @@ def event_knockout(directory: Path) -> tuple[KnockoutStep, tuple[str, ...]] | No
     try:
         header = read_header(directory / JOURNAL)
     except OSError as exc:
-        raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
+        raise read_failed(directory, exc) from None
     if header is None or header[0].get("format") != "knockout":
         return None
     config, info_json, _ = header

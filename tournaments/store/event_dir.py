@@ -16,12 +16,13 @@ from referee.errors import RulesError
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
-from tournaments.store.checkpoint import header_digest, read_checkpoint
+from tournaments.store.checkpoint import Checkpoint, header_digest, read_checkpoint
 from tournaments.store.index import read_index
 from tournaments.store.journal import (
     JOURNAL,
     JournalError,
     iter_journal,
+    read_failed,
     read_header,
     read_journal,
 )
@@ -50,7 +51,7 @@ def read_event(directory: Path) -> Event:
     try:
         state = read_journal(directory)
     except OSError as exc:
-        raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
+        raise read_failed(directory, exc) from None
     return Event(
         directory,
         _info(directory, state.info),
@@ -91,7 +92,7 @@ class EventStream:
                 if kind == "game" and seen.add(value.number):
                     yield value
         except OSError as exc:
-            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+            raise read_failed(self.directory, exc) from None
 
     def results(self) -> Iterator[GameReport]:
         """The finished games as ``games`` gives them, but without records or reasons,
@@ -104,7 +105,7 @@ class EventStream:
         try:
             size = path.stat().st_size
         except OSError as exc:
-            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+            raise read_failed(self.directory, exc) from None
         seen = GameNumbers()
         covered = 0
         for item in read_index(self.directory, self.info.names, size):
@@ -121,7 +122,7 @@ class EventStream:
                 if kind == "game" and seen.add(value.number):
                     yield without_record(value)
         except OSError as exc:
-            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+            raise read_failed(self.directory, exc) from None
 
     def counts(self) -> Counts:
         """The tables' counts of the finished games (``tournaments.results.counts``): from
@@ -146,7 +147,7 @@ class EventStream:
             header = read_header(path)
             size = path.stat().st_size
         except OSError as exc:
-            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+            raise read_failed(self.directory, exc) from None
         state = None
         if header is not None:
             state = read_checkpoint(self.directory, header_digest(header[2]), size)
@@ -155,17 +156,8 @@ class EventStream:
             for report in self.results():
                 counts.add(report)
             return Tally(counts, *self._voids(0))
-        voids, runner_voids = state.voids, state.runner_voids
-        try:
-            for kind, value in iter_journal(path, start=state.end):
-                if kind == "game" and state.numbers.add(value.number):
-                    state.counts.add(value)
-                elif kind == "void":
-                    voids += 1
-                    runner_voids += bool(value)
-        except OSError as exc:
-            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
-        return Tally(state.counts, voids, runner_voids)
+        voids, runner_voids = self._voids(state.end, state)
+        return Tally(state.counts, state.voids + voids, state.runner_voids + runner_voids)
 
     def summary(self) -> Summary:
         """The event's tables (``summarize_counts`` of ``tally``) with its void counts.
@@ -176,16 +168,23 @@ class EventStream:
         summary = summarize_counts(self.info, tally.counts)
         return replace(summary, voids=tally.voids, runner_voids=tally.runner_voids)
 
-    def _voids(self, start: int) -> tuple[int, int]:
-        """Void entries of the journal from byte ``start``, and those of the runner."""
+    def _voids(self, start: int, games: Checkpoint | None = None) -> tuple[int, int]:
+        """Void entries of the journal from byte ``start``, and those of the runner; with
+        ``games`` (a checkpoint ending at ``start``), its counts take the games found
+        there too, each number once.
+
+        :raises JournalError: as ``games``.
+        """
         voids = runner_voids = 0
         try:
             for kind, value in iter_journal(self.directory / JOURNAL, start=start):
                 if kind == "void":
                     voids += 1
                     runner_voids += bool(value)
+                elif kind == "game" and games is not None and games.numbers.add(value.number):
+                    games.counts.add(value)
         except OSError as exc:
-            raise JournalError(f"cannot read {self.directory}: {exc.strerror or exc}") from None
+            raise read_failed(self.directory, exc) from None
         return voids, runner_voids
 
 
@@ -219,5 +218,5 @@ def open_event(directory: Path) -> EventStream:
     except FileNotFoundError:
         header = None
     except OSError as exc:
-        raise JournalError(f"cannot read {directory}: {exc.strerror or exc}") from None
+        raise read_failed(directory, exc) from None
     return EventStream(directory, _info(directory, header))

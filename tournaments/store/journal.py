@@ -102,6 +102,11 @@ def check_writable(directory: Path) -> None:
         raise OutputError(f"cannot write to the output directory {directory}: {reason}") from None
 
 
+def read_failed(directory: Path, exc: OSError) -> JournalError:
+    """The one-line error of an event directory (or a file of it) that cannot be read."""
+    return JournalError(f"cannot read {directory}: {exc.strerror or exc}")
+
+
 def write_failed(path: Path, exc: OSError) -> OutputError:
     """The clean-stop error of a failed write during the event."""
     return OutputError(

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from protocol.transcript import Transcript
 from referee.core import Outcome, Termination
+from tournaments.store.journal import write_all
 
 LOGS_DIR = "logs"
 """Subdirectory of the output directory with the transcript stores."""
@@ -137,9 +138,7 @@ def append_file(path: Path, text: str, *, rotate: bool = False) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, flags, 0o644)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_all(fd, data)
         finally:
             os.close(fd)
 
