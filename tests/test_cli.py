@@ -1,4 +1,7 @@
-"""The ``referee`` command line, run as a real process, end to end."""
+"""The ``referee`` command line end to end: the commands that only compute (games,
+perft, refusals of bad input) through the console script's ``main`` in this process
+(``cli``; ``tests/test_cli_bad_input.py`` also runs the real executable), matches and
+adjudication as a real process."""
 
 from __future__ import annotations
 
@@ -12,26 +15,28 @@ from referee.record import format_record
 from referee.record.model import GameRecord, MoveEntry
 from referee.record.parse import parse_records
 from tests.c_build import build_trike_engine
+from tests.clirun import cli
 from tests.clirun import run_referee as referee
 
 
-def test_games_lists_trike_with_its_options() -> None:
-    done = referee("games")
-    assert done.returncode == 0, done.stderr
-    assert "trike (pure-trike)" in done.stdout
+def test_games_lists_trike_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = cli(capsys, "games")
+    assert status == 0, err
+    assert "trike (pure-trike)" in out
     for expected in ("size", "9", "7..19", "mode", "zero|even|odd", "pie", "yes|no"):
-        assert expected in done.stdout
+        assert expected in out
 
 
-def test_perft_trike_2() -> None:
-    done = referee("perft", "trike", "2")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["1 45", "2 765"]
+def test_perft_trike_2(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = cli(capsys, "perft", "trike", "2")
+    assert status == 0, err
+    assert out.splitlines() == ["1 45", "2 765"]
 
 
-def test_perft_divide_lists_every_first_move() -> None:
-    done = referee("perft", "trike", "1", "--divide", "--option", "size=7")
-    lines = done.stdout.splitlines()
+def test_perft_divide_lists_every_first_move(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = cli(capsys, "perft", "trike", "1", "--divide", "--option", "size=7")
+    assert status == 0, err
+    lines = out.splitlines()
     assert lines[-1] == "1 28"
     first_moves = [line for line in lines[:-2] if line]
     assert len(first_moves) == 28
@@ -55,14 +60,16 @@ def test_perft_divide_lists_every_first_move() -> None:
         (("adjudicate", "/nonexistent/games.tgn"), "No such file"),
     ],
 )
-def test_user_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
-    done = referee(*args)
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
+def test_user_errors_are_one_line(
+    args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = cli(capsys, *args)
+    assert status == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
     assert lines[0].startswith("referee: error: ")
     assert message in lines[0]
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in err
 
 
 def test_records_may_go_to_dev_null() -> None:
