@@ -13,12 +13,15 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from protocol.errors import EngineSetupError
+
 C_SOURCES = Path(__file__).with_name("c")
 CFLAGS = ("-O2", "-std=c99", "-Wall", "-Wextra", "-Werror")
 
 
-class BuildError(RuntimeError):
-    """The engine could not be built; the message is one line."""
+class BuildError(EngineSetupError):
+    """The engine could not be built; the message is one line (a ``UserError``: the
+    user can install a compiler, or name another engine)."""
 
 
 def find_compiler() -> str | None:
@@ -41,7 +44,8 @@ def cache_dir() -> Path:
 def build_c_engine(name: str) -> Path:
     """Compile ``bots/c/<name>.c`` if needed and return the executable's path.
 
-    :raises BuildError: no such source, no compiler, or the compiler failed.
+    :raises BuildError: no such source, no compiler, the cache folder cannot be
+        written, or the compiler failed.
     """
     source = C_SOURCES / f"{name}.c"
     if not source.is_file():
@@ -53,8 +57,13 @@ def build_c_engine(name: str) -> Path:
     compiler = find_compiler()
     if compiler is None:
         raise BuildError(f"cannot build {name}: no C compiler found (set CC or install cc)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", dir=target.parent)
+    try:  # the cache is the user's ($REFEREE_CACHE, $XDG_CACHE_HOME): say which
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}-", dir=target.parent)
+    except OSError as exc:
+        raise BuildError(
+            f"cannot build {name}: cannot write {target.parent}: {exc.strerror or exc}"
+        ) from None
     os.close(fd)
     try:
         done = subprocess.run(

@@ -1,6 +1,16 @@
-"""The one error tree for engine failures, raised by the codec and the session.
+"""The one error tree for engine failures, raised by the codec and the session; and
+``UserError``, the base of every error of input in every layer.
 
 ::
+
+    UserError                   input the user can fix (defined here, in the lowest
+    │                           layer, so that every layer can raise one; the other
+    │                           layers import it from ``referee.errors``)
+    └── EngineSetupError        an engine that cannot be set up: its command does not
+                                split, a built-in that cannot be built, no sandbox
+
+The engine failures happen while a game is played and end it as a termination (a
+forfeit or a void game), never as a user error::
 
     EngineError
     ├── EngineStartError        could not spawn, or the handshake failed
@@ -25,6 +35,22 @@ EXCHANGE_TAIL_LINES = 3
 """The last protocol lines exchanged that go into a failure's message."""
 EXCHANGE_TAIL_CHARS = 100
 """Each of them cut to this many characters (a ``position`` line can be long)."""
+
+
+class UserError(ValueError):
+    """Input the user can fix: a config, a record, an engine's setup, a command's
+    arguments, a path that cannot be opened. The command line prints it as one line
+    (exit status 2); any other exception is a bug and shows its traceback.
+
+    It is a ``ValueError`` so that the code that catches a bad value as ``ValueError``
+    (a pydantic validator, a parser's caller that adds where the value came from) still
+    does when the error it catches is a ``UserError``."""
+
+
+class EngineSetupError(UserError):
+    """An engine that cannot be set up before any game: a command that is empty or does
+    not split, a built-in engine that cannot be built, a sandbox that cannot be made.
+    The message is one line."""
 
 
 def _cut(line: str, limit: int) -> str:

@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from protocol.errors import EngineSetupError
 from protocol.sandbox import SandboxSettings
 
 
@@ -90,14 +91,15 @@ class EngineSpec:
 
         ``name`` defaults to the file name of the program.
 
-        :raises ValueError: ``cmd`` is empty or its quotes are unbalanced (one-line message).
+        :raises EngineSetupError: ``cmd`` is empty or its quotes are unbalanced (a
+            ``UserError``: the command is the user's; one-line message).
         """
         try:
             argv = tuple(shlex.split(cmd, posix=True))
         except ValueError as exc:
-            raise ValueError(f"cannot parse engine command {cmd!r}: {exc}") from None
+            raise EngineSetupError(f"cannot parse engine command {cmd!r}: {exc}") from None
         if not argv or not argv[0]:
-            raise ValueError(f"empty engine command {cmd!r}")
+            raise EngineSetupError(f"empty engine command {cmd!r}")
         return cls(
             name=name if name is not None else os.path.basename(argv[0]) or argv[0],
             argv=argv,

@@ -66,7 +66,7 @@ def iter_adjudged(
     """The ``Adjudged`` of every entry of the file at ``path``, in file order, each as soon
     as it is known (one batch of the file in memory at a time; see ``read_batches``).
 
-    :raises OSError: the file cannot be opened or read.
+    :raises PathError: the file cannot be opened or read.
     :raises NotTextError: the file is not text.
     """
     for batch in read_batches(path, batch_bytes=batch_bytes):
@@ -76,7 +76,7 @@ def iter_adjudged(
 def adjudicate_file(path: str | os.PathLike[str]) -> list[Verdict]:
     """The verdict of every entry of the file at ``path``, in file order.
 
-    :raises OSError: the file cannot be opened or read.
+    :raises PathError: the file cannot be opened or read.
     :raises NotTextError: the file is not text.
     """
     return [adjudged.verdict for adjudged in iter_adjudged(path)]

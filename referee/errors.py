@@ -3,26 +3,41 @@
 ::
 
     UserError                  (the base of input errors of every layer; see below)
-    RulesError
-    ├── UnknownGameError       no registered game has that id or alias
-    ├── InvalidOptionError     unknown rule option, bad value, or bad player count
-    ├── InvalidMoveError       move text that does not parse in the game's notation
-    ├── IllegalMoveError       a well-formed move that is not legal in the position
-    └── InvalidPositionError   an encoded position that is malformed or inconsistent
+    ├── PathError              a file or folder the user named cannot be opened or written
+    └── RulesError
+        ├── UnknownGameError       no registered game has that id or alias
+        ├── InvalidOptionError     unknown rule option, bad value, or bad player count
+        ├── InvalidMoveError       move text that does not parse in the game's notation
+        ├── IllegalMoveError       a well-formed move that is not legal in the position
+        └── InvalidPositionError   an encoded position that is malformed or inconsistent
 
 Every message is one human-readable line; callers show it as is.
+
+``UserError`` is defined in ``protocol.errors`` (the lowest layer, whose engine-setup
+errors are input errors too) and is the same class here. The other input errors
+subclass it where they are raised: ``ConfigError`` (a tournament config),
+``RecordSyntaxError`` and ``TagError`` (a record), ``EngineSetupError`` (an engine's
+command, build or sandbox), ``JournalError``, ``OpeningError``, ``ClusterError`` and
+the rest. A ``ValueError`` that is not one of them is a bug (a broken contract between
+modules); a caller that hands on the user's value converts the library's
+``ValueError`` into a ``UserError`` naming where the value came from.
 """
 
 from __future__ import annotations
 
+from protocol.errors import UserError as UserError
 
-class UserError(ValueError):
-    """Input the user can fix: a config, a record, an engine's setup, a command's
-    arguments. The command line prints it as one line (exit status 2); any other
-    exception is a bug and shows its traceback.
 
-    It is a ``ValueError`` so that the code that caught these errors as ``ValueError``
-    still does."""
+class PathError(UserError):
+    """A file or folder the user named that cannot be opened, read or written (missing,
+    a directory where a file belongs, no rights, a full disk). Raised where the path is
+    opened, with the path and the system's reason in one line (``path_error``)."""
+
+
+def path_error(path: object, error: OSError, doing: str = "cannot read") -> PathError:
+    """``PathError`` for ``error`` met while ``doing`` something with ``path``: one line,
+    ``cannot read games.tgn: No such file or directory``."""
+    return PathError(f"{doing} {path}: {error.strerror or error}")
 
 
 class RulesError(UserError):

@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from protocol.errors import EngineSetupError
 from protocol.sandbox import (
     PACKAGE,
     SANDBOX_UID,
@@ -39,8 +40,9 @@ PROBE_TIMEOUT = 20.0
 """Seconds the check may take (a sandbox normally starts in a few milliseconds)."""
 
 
-class SandboxUnavailable(RuntimeError):
-    """bubblewrap is missing or cannot make a sandbox here; ``str()`` is one line."""
+class SandboxUnavailable(EngineSetupError):
+    """bubblewrap is missing or cannot make a sandbox here; ``str()`` is one line (a
+    ``UserError``: the user asked for the sandbox, and can install it or go without)."""
 
 
 def _under(path: str, roots: Sequence[str]) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from referee.errors import path_error
 from referee.record.model import GameRecord, RecordSyntaxError
 from referee.record.parse import GAME_START, StrayTextError, parse_piece
 
@@ -132,13 +133,19 @@ def read_batches(
 
     ``batch_bytes`` and ``max_game_bytes`` default to ``BATCH_BYTES`` and ``MAX_GAME_BYTES``.
 
-    :raises OSError: the file cannot be opened or read.
+    :raises PathError: the file cannot be opened or read (one line naming it).
     :raises NotTextError: the first ``SNIFF_BYTES`` hold a NUL byte (before any batch).
     """
     source = os.fspath(path)
-    batch_bytes = batch_bytes or BATCH_BYTES
-    max_game_bytes = max_game_bytes or MAX_GAME_BYTES
-    with open(path, "rb") as file:
+    try:  # the path is the user's: a missing file or a directory is an input error
+        yield from _batches(source, batch_bytes or BATCH_BYTES, max_game_bytes or MAX_GAME_BYTES)
+    except OSError as exc:
+        raise path_error(source, exc) from None
+
+
+def _batches(source: str, batch_bytes: int, max_game_bytes: int) -> Iterator[RecordBatch]:
+    """``read_batches`` without its translation of ``OSError``."""
+    with open(source, "rb") as file:
         head = file.read(SNIFF_BYTES)
         _check_text(head, source)
         carry = b""
@@ -211,7 +218,7 @@ def iter_entries(
 ) -> Iterator[Entry]:
     """Every entry of the file at ``path`` in file order, one batch in memory at a time.
 
-    :raises OSError: the file cannot be opened or read.
+    :raises PathError: the file cannot be opened or read.
     :raises NotTextError: the file is not text.
     """
     for batch in read_batches(path, batch_bytes=batch_bytes):
@@ -228,7 +235,7 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
 
     :raises RecordSyntaxError: the first problem: a broken game, stray text, invalid
         UTF-8 or a file that is not text.
-    :raises OSError: the file cannot be read.
+    :raises PathError: the file cannot be opened or read.
     """
     games: list[GameRecord] = []
     for entry in iter_entries(path):

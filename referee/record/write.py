@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from referee.core import AnyGame, Outcome, Termination
+from referee.errors import path_error
 from referee.record.comment import format_move_comment
 from referee.record.model import GameRecord, MoveEntry, check_tags
 from referee.results import format_number, result_text
@@ -199,7 +200,8 @@ def append_record(path: str | os.PathLike[str], record: GameRecord, *, fsync: bo
     written as it is, without looking back at the file's end or syncing.
     Blocking: async callers run it in a worker thread.
 
-    :raises OSError: the file cannot be opened or written.
+    :raises PathError: the file cannot be opened or written (one line naming it: a
+        record file is the user's, so a missing folder or a full disk is theirs to fix).
     """
     append_text(path, format_record(record), fsync=fsync)
 
@@ -208,11 +210,17 @@ def append_text(path: str | os.PathLike[str], text: str, *, fsync: bool = True) 
     """``append_record`` of records already formatted (``format_record``: one or more
     games' text, each ending with its blank line), in one write.
 
-    :raises OSError: the file cannot be opened or written.
+    :raises PathError: the file cannot be opened or written (one line naming it).
     """
-    data = text.encode("utf-8")
+    try:
+        _append(Path(path), text.encode("utf-8"), fsync)
+    except OSError as exc:
+        raise path_error(path, exc, "cannot write records to") from None
+
+
+def _append(path: Path, data: bytes, fsync: bool) -> None:
     flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
-    fd = os.open(Path(path), flags, 0o644)
+    fd = os.open(path, flags, 0o644)
     try:
         info = os.fstat(fd)
         size = info.st_size if stat.S_ISREG(info.st_mode) else 0

@@ -73,7 +73,7 @@ async def run_match(
     ``transcript_file``: the one file the kept transcripts go to (None: none kept).
 
     :raises TournamentError: a game stayed void (its records so far are written).
-    :raises OSError: the record file cannot be written.
+    :raises PathError: the record file cannot be written (one line naming it).
     :raises tournaments.cluster.client.ClusterError: the cluster cannot be used or was lost.
     :raises ValueError: a Swiss plan (its rounds are paired from a journal's results).
     """
