@@ -20,7 +20,16 @@ from pathlib import Path
 import pytest
 
 import tournaments.cli.app as app_module
-from referee.errors import UserError
+from bots.cbuild import BuildError
+from protocol.errors import EngineSetupError
+from protocol.sandbox.host import SandboxUnavailable
+from referee.errors import PathError, UnknownGameError, UserError
+from referee.record import RecordSyntaxError, TagError
+from tournaments.cluster.client import ClusterError
+from tournaments.event.config import ConfigError
+from tournaments.event.openings import OpeningError
+from tournaments.html.paged.writer import ReportError
+from tournaments.play.journal import JournalError
 from tests.clirun import cli
 from tournaments.cli.app import BUG_LINE, app, main
 
@@ -57,6 +66,9 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("play-out-in-missing-directory", ("play", "trike", "-e", "random", "-e", "random",
                                        "--out", "{missing}/x.tgn"),
      "cannot write records to {missing}/x.tgn: No such file or directory"),
+    ("play-engine-builtin-unbalanced-quote", ("play", "trike", "-e", "random", "-e",
+                                             "greedy 'x"), "cannot parse engine command"),
+    ("play-engine-empty", ("play", "trike", "-e", "random", "-e", " "), "empty engine command"),
     ("play-out-in-kernel-fs", ("play", "trike", "-e", "random", "-e", "random", "--out",
                                "/sys/kernel/x.tgn"), "cannot write records to /sys/kernel/x.tgn"),
     ("adjudicate-missing", ("adjudicate", "{missing}"), "{missing}"),
@@ -66,6 +78,11 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("adjudicate-text", ("adjudicate", "{file}"), "{file}:1:1:"),
     ("adjudicate-html-in-missing-dir", ("adjudicate", "{file}", "--html", "{missing}/x.html"),
      "{file}"),
+    ("adjudicate-record-html-in-missing-dir", ("adjudicate", "{record}", "--html",
+                                               "{missing}/x.html"),
+     "cannot write {missing}/x.html: "),
+    ("adjudicate-record-html-under-file", ("adjudicate", "{record}", "--html",
+                                           "{file}/x.html"), "cannot write {file}/x.html: "),
     ("check-engine-cannot-start", ("check-engine", "trike", "--", BAD_ENGINE), BAD_ENGINE),
     ("check-engine-directory", ("check-engine", "trike", "--", "{dir}"), "{dir}"),
     ("check-engine-binary-file", ("check-engine", "trike", "--", "{binary}"), "{binary}"),
@@ -103,6 +120,9 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("tournament-openings-directory", ("tournament", "--game", "trike", "-e", "random", "-e",
                                        "random", "--openings", "{dir}", "--out", "{missing}"),
      "openings"),
+    ("tournament-resume-records-are-a-directory", ("tournament", "--resume", "--out",
+                                                   "{gamesdir}"),
+     "cannot write {gamesdir}/games.tgn: Is a directory"),
     ("tournament-resume-empty-journal", ("tournament", "--resume", "--out", "{emptydir}"),
      "nothing to resume"),
     ("tournament-resume-binary-journal", ("tournament", "--resume", "--out", "{bindir}"),
@@ -142,6 +162,8 @@ def places(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "empty.tgn").write_bytes(b"")
     (tmp_path / "binary.bin").write_bytes(b"\xff\xfe\x00\x01garbage\x80\n" * 20)
     (tmp_path / "file.txt").write_text("just some words\nnot a record = [\n")
+    # A game (its verdict: invalid-record), so that adjudicate goes on to its --html.
+    (tmp_path / "game.tgn").write_text('[Game "trike"]\n[Players "2"]\n[Result "*"]\n\n*\n')
     noexec = tmp_path / "noexec"  # executable bits, but no program: exec fails (ENOEXEC)
     noexec.write_bytes(b"\x7fELF\x00garbage")
     noexec.chmod(0o755)
@@ -157,7 +179,29 @@ def places(tmp_path: Path) -> dict[str, str]:
         "bindir": str(tmp_path / "bindir"),
         "emptydir": str(tmp_path / "emptydir"),
         "noexec": str(noexec),
+        "record": str(tmp_path / "game.tgn"),
+        "gamesdir": str(_event_with_records_in_the_way(tmp_path / "gamesdir")),
     }
+
+
+def _event_with_records_in_the_way(out: Path) -> Path:
+    """A tournament directory whose ``games.tgn`` is a directory: a journal with its
+    header line (as a run writes it), and no game yet."""
+    from tournaments.event.config import parse_config
+    from tournaments.event.plan import Plan
+    from tournaments.play.journal import JOURNAL
+    from tournaments.play.writer import Journal
+    from tournaments.results.summary import EventInfo
+
+    entrants = [{"command": "random"}, {"command": "random"}]
+    plan = Plan.from_config(parse_config({"game": "trike", "entrants": entrants}))
+    config = plan.config.model_dump(mode="json")
+    with Journal.open(out, config, EventInfo.from_plan(plan).to_json(), resume=False):
+        pass
+    assert (out / JOURNAL).is_file()
+    (out / "games.tgn").unlink()
+    (out / "games.tgn").mkdir()
+    return out
 
 
 def run_main(
@@ -218,12 +262,25 @@ def test_the_installed_executable_gives_one_line(args: tuple[str, ...]) -> None:
     assert len(lines) == 1 and lines[0].startswith("referee: error: "), done.stderr
 
 
-@pytest.mark.parametrize("bug", [RuntimeError("no such state"), KeyError("seat")])
+@pytest.mark.parametrize(
+    "bug",
+    [
+        RuntimeError("no such state"),
+        KeyError("seat"),
+        ValueError("a points table of 2 places for 3 seats"),
+        TypeError("unsupported operand"),
+        FileNotFoundError(2, "No such file or directory", "/tmp/x"),
+        BaseExceptionGroup("a trio nursery", [ValueError("bad ply"), OSError(5, "I/O")]),
+    ],
+    ids=lambda bug: type(bug).__name__,
+)
 def test_a_bug_shows_its_traceback_and_asks_for_a_report(
     bug: Exception, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An exception that is not a user error, raised inside a command, is not one line:
-    its traceback, then the line asking to report it, and exit status 1 (not 2)."""
+    its traceback, then the line asking to report it, and exit status 1 (not 2). A
+    ``ValueError`` or ``OSError`` is no user error: only ``UserError`` is (a bad
+    argument or a missing file is turned into one where it is met)."""
 
     def broken(*args: object, **kwargs: object) -> int:
         raise bug
@@ -233,8 +290,68 @@ def test_a_bug_shows_its_traceback_and_asks_for_a_report(
     assert code == 1
     assert "Traceback (most recent call last):" in err
     assert f"{type(bug).__name__}" in err and "in broken" in err
+    assert str(bug.args[0]) in err
     assert err.rstrip().splitlines()[-1] == BUG_LINE
     assert "referee: error:" not in err
+
+
+USER_ERRORS: list[Exception] = [
+    UserError("the depth is too deep for this board"),
+    PathError("cannot read games.tgn: No such file or directory"),
+    UnknownGameError("unknown game 'chess'"),
+    RecordSyntaxError("games.tgn", 3, 7, "expected a tag line"),
+    TagError("Players must be 2 or 3"),
+    ConfigError("demo.toml: entrants[2].command: field required"),
+    EngineSetupError("cannot parse engine command \"'x\": No closing quotation"),
+    SandboxUnavailable("cannot use the bwrap sandbox: bwrap is not installed"),
+    BuildError("cannot build trike_engine: no C compiler found"),
+    JournalError("out/journal.jsonl:3: unreadable journal line"),
+    OpeningError("openings.txt:2: not a move"),
+    ReportError("cannot write out/report.html: Is a directory"),
+    ClusterError("cannot reach the scheduler at tcp://h:8786"),
+]
+"""One error of each kind of input: each is a ``UserError``, printed as one line."""
+
+
+@pytest.mark.parametrize("error", USER_ERRORS, ids=lambda error: type(error).__name__)
+def test_every_kind_of_user_error_is_one_line(
+    error: Exception, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refused(*args: object, **kwargs: object) -> int:
+        raise error
+
+    monkeypatch.setattr(app_module, "perft", refused)
+    code, _, err = cli(capsys, "perft", "trike", "1")
+    assert (code, err) == (2, f"referee: error: {error}\n")
+    assert isinstance(error, UserError) and isinstance(error, ValueError)  # see errors.py
+
+
+def test_user_errors_in_a_trio_group_are_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A nursery that failed only of user errors (two engines refused at once) is one
+    line: the first of them."""
+
+    def refused(*args: object, **kwargs: object) -> int:
+        raise ExceptionGroup("nursery", [PathError("cannot read a"), ConfigError("b")])
+
+    monkeypatch.setattr(app_module, "perft", refused)
+    code, _, err = cli(capsys, "perft", "trike", "1")
+    assert (code, err) == (2, "referee: error: cannot read a\n")
+
+
+def test_debug_shows_the_traceback_of_a_user_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refused(*args: object, **kwargs: object) -> int:
+        raise PathError("cannot read x.tgn: No such file or directory")
+
+    monkeypatch.setattr(app_module, "perft", refused)
+    monkeypatch.setattr(app_module, "_debug", False)  # both put back after the test
+    monkeypatch.setenv("REFEREE_DEBUG", "0")
+    monkeypatch.setattr(sys, "argv", ["referee", "--debug", "perft", "trike", "1"])
+    with pytest.raises(PathError):
+        main()
 
 
 def test_a_user_error_raised_inside_a_command_stays_one_line(

@@ -237,3 +237,19 @@ def test_an_event_without_games(match_dir: Path, tmp_path: Path) -> None:
     assert (written.games, written.files) == (0, 2)
     assert sorted(p.name for p in blocks_folder(out).iterdir()) == [MARK]
     assert read_page(out.read_text()).json_blocks["paged-data"]["games"] == 0
+
+
+@pytest.mark.parametrize("layout", ["--single", "--paged"])
+@pytest.mark.parametrize("where", ["under-a-file", "a-directory"])
+def test_a_page_that_cannot_be_written_is_one_line(
+    match_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], layout: str, where: str
+) -> None:
+    """The page's path is the user's: a file in the way of its folder, or a directory
+    where the page goes, is one line naming it (a ``ReportError``), not a traceback."""
+    (tmp_path / "file").write_text("in the way")
+    (tmp_path / "dir").mkdir()
+    out = tmp_path / "file" / "r.html" if where == "under-a-file" else tmp_path / "dir"
+    code, text, err = cli(capsys, "report", str(match_dir), "-o", str(out), layout, "-j", "1")
+    assert (code, text) == (2, ""), err
+    assert err.count("\n") == 1 and err.startswith(f"referee: error: cannot write {out}: ")
+    assert "Traceback" not in err

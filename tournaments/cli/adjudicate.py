@@ -64,7 +64,7 @@ def adjudged_batches(
     A file of one batch, or ``jobs`` 1, is adjudicated in this process; otherwise in
     ``jobs`` worker processes, started when the second batch is read.
 
-    :raises OSError: the file cannot be opened or read.
+    :raises PathError: the file cannot be opened or read.
     :raises NotTextError: the file is not text.
     :raises BrokenProcessPool: a worker process died.
     """
@@ -143,8 +143,8 @@ def adjudicate_command(
         finally:
             if page is not None:
                 page.close()
-    except BrokenProcessPool as exc:
-        raise OSError(f"a worker process died ({exc})") from None
+    except BrokenProcessPool as exc:  # killed, or out of memory: the user's to fix
+        raise UserError(f"a worker process died ({exc}); fewer --jobs may help") from None
     finally:
         stream.close()  # stops the worker processes
     if not as_json:

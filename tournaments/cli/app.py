@@ -1,9 +1,10 @@
 """The ``referee`` command line: the composition root.
 
 Commands are thin: parse options, build plain objects, call the layers below,
-print. Every user error (``referee.errors.UserError``, and for now any ``ValueError``
-or ``OSError``) ends as one line ``referee: error: ...`` and exit status 2; any other
-exception is a bug: its traceback and ``BUG_LINE``, exit status 1. ``--debug`` (or
+print. Every user error (``referee.errors.UserError``: a bad config, record, engine
+setup, argument or path, from any layer) ends as one line ``referee: error: ...`` and
+exit status 2; any other exception, a ``ValueError`` or ``OSError`` included, is a bug:
+its traceback and ``BUG_LINE``, exit status 1. ``--debug`` (or
 ``REFEREE_DEBUG=1``) shows every traceback.
 """
 
@@ -17,15 +18,12 @@ from typing import Annotated, Any, NoReturn
 import typer
 from tabulate import tabulate
 
-from bots.cbuild import BuildError
-from protocol.sandbox.host import SandboxUnavailable
 from protocol.spec import EngineSpec
 from referee.clock import TC_HELP
 from referee.core import Game
-from referee.errors import RulesError, UserError
+from referee.errors import UserError
 from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
-from referee.record import RecordSyntaxError
 from referee.registry import GAMES, make_game
 from referee.version import VERSION
 from tournaments.checks.check_engine import check_engine
@@ -412,10 +410,7 @@ def main() -> None:
         if _debug:
             raise
         _fail(_usage_line(error))
-    except (
-        UserError, RulesError, RecordSyntaxError, BuildError, ValueError, OSError,
-        SandboxUnavailable,
-    ) as error:  # fmt: skip
+    except UserError as error:  # every error of input, of every layer
         if _debug:
             raise
         _fail(_one_line(error))
@@ -425,7 +420,7 @@ def main() -> None:
         if not isinstance(error, BaseExceptionGroup):
             _report_bug()  # anything else is a bug: its traceback and where to report it
         leaves = _leaves(error)
-        if leaves and all(isinstance(e, (RulesError, ValueError, OSError)) for e in leaves):
+        if leaves and all(isinstance(e, UserError) for e in leaves):
             _fail(_one_line(leaves[0]))
         _report_bug()
     raise SystemExit(code if isinstance(code, int) else 0)
@@ -446,9 +441,7 @@ def _report_bug() -> NoReturn:
 
 
 def _one_line(error: BaseException) -> str:
-    """The first line of an error; ``PATH: reason`` for an ``OSError`` with a file name."""
-    if isinstance(error, OSError) and error.strerror and error.filename is not None:
-        return f"{error.filename}: {error.strerror}"
+    """The first line of an error's message (its class name if it has none)."""
     text = str(error)
     return text.splitlines()[0] if text.strip() else type(error).__name__
 

@@ -45,10 +45,7 @@ def load_record(path: Path, number: int) -> GameRecord:
 
     :raises UserError: the file cannot be read, is malformed, or has no such record.
     """
-    try:
-        records = read_records(path)
-    except OSError as error:
-        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+    records = read_records(path)  # a PathError names the path
     if not 1 <= number <= len(records):
         raise UserError(f"{path} holds {len(records)} game(s): no game {number}")
     return records[number - 1]

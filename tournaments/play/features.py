@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from protocol.errors import EngineError
+from protocol.errors import EngineError, EngineSetupError
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 
@@ -24,7 +24,7 @@ from protocol.spec import EngineSpec
 async def check_features(specs: Sequence[EngineSpec], *, start_timeout: float = 10.0) -> None:
     """Shake hands with every engine in ``specs`` that needs a feature, one at a time.
 
-    :raises ValueError: one line, e.g. ``engine 'random' does not declare 'feature nodes'
+    :raises EngineSetupError: one line, e.g. ``engine 'random' does not declare 'feature nodes'
         in its handshake: it cannot play with a node limit``, or why it did not start.
     """
     for spec in specs:
@@ -34,7 +34,7 @@ async def check_features(specs: Sequence[EngineSpec], *, start_timeout: float = 
             async with EngineSession.open(spec, start_timeout=start_timeout):
                 pass
         except EngineError as exc:
-            raise ValueError(str(exc)) from None
+            raise EngineSetupError(str(exc)) from None
 
 
 LIMIT_FEATURES = {"nodes": "node", "depth": "depth"}

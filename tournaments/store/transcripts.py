@@ -32,6 +32,7 @@ from pathlib import Path
 
 from protocol.transcript import Transcript
 from referee.core import Outcome, Termination
+from referee.errors import path_error
 from tournaments.store.journal import write_all
 
 LOGS_DIR = "logs"
@@ -113,7 +114,7 @@ def append(out: Path, text: str, *, rotate: bool = False) -> None:
     process's store, rotating it first when ``rotate`` and it has grown past
     ``ROTATE_BYTES``.
 
-    :raises OSError: the store cannot be written (the caller decides what that means).
+    :raises PathError: the store cannot be written (the caller decides what that means).
     """
     append_file(store_path(out), text, rotate=rotate)
 
@@ -121,8 +122,16 @@ def append(out: Path, text: str, *, rotate: bool = False) -> None:
 def append_file(path: Path, text: str, *, rotate: bool = False) -> None:
     """``append`` to the store ``path`` (its folder made if missing).
 
-    :raises OSError: it cannot be written.
+    :raises PathError: it cannot be written (one line naming it: the store is in the
+        folder the user named, so a file in the way or a full disk is the user's to fix).
     """
+    try:
+        _append_file(path, text, rotate)
+    except OSError as exc:
+        raise path_error(path, exc, "cannot write") from None
+
+
+def _append_file(path: Path, text: str, rotate: bool) -> None:
     data = text.encode("utf-8", "replace")
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
     with _lock:

@@ -114,7 +114,8 @@ class Journal:
 
         :raises JournalError: a started tournament without ``resume``, a different
             config, a missing journal on resume, an unreadable journal line before
-            the last, or the lock held elsewhere.
+            the last, or the lock held elsewhere; ``OutputError`` for a file of the
+            directory that cannot be opened or mended.
         """
         check_writable(directory)
         with hold_lock(directory):
@@ -138,9 +139,11 @@ class Journal:
                     )
             flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
             counts = Counts(tuple(info["names"]), bool(info.get("paired", False)))
-            journal_fd = os.open(path, flags, 0o644)
-            fds = [journal_fd]
+            fds: list[int] = []
+            opened = False
             try:
+                journal_fd = os.open(path, flags, 0o644)
+                fds.append(journal_fd)
                 if header is not None:
                     first = header[2]
                     checkpoint = _recover(directory, journal_fd, first, counts)
@@ -164,8 +167,15 @@ class Journal:
                 fds.append(os.open(directory / INDEX, flags, 0o644))
                 journal = cls(directory, first, checkpoint, (fds[0], fds[1], fds[2]))
                 journal.checkpoint()
+                opened = True
                 yield journal
                 journal.checkpoint()
+            except OSError as exc:
+                if opened:  # not from opening: the event's own, not for this message
+                    raise
+                # A file of the user's folder in the way (``games.tgn`` a directory), a
+                # full disk: one line naming the file, as for a write during the event.
+                raise write_failed(Path(exc.filename or path), exc) from None
             finally:
                 for fd in fds:
                     os.close(fd)

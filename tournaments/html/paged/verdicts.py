@@ -44,6 +44,7 @@ from tournaments.html.paged.writer import (
     install,
     remove_folder,
     start_folder,
+    writing,
 )
 from tournaments.html.replay import Picture, svg_picture
 
@@ -81,8 +82,8 @@ class VerdictPages:
     Use in a ``with`` block; ``finish`` puts the result in place, leaving without it
     leaves nothing behind.
 
-    :raises ReportError: (constructor) the block folder's place is taken by something else.
-    :raises OSError: the folder cannot be written.
+    :raises ReportError: (constructor) the block folder's place is taken by something
+        else; (every method) the page or its folder cannot be written (``writing``).
     """
 
     def __init__(
@@ -101,20 +102,25 @@ class VerdictPages:
         self.folder = blocks_folder(out)
         check_folder(self.folder)
         self._picture = picture or svg_picture
-        # The page's folder must exist: the single page opens its file there first.
-        self._single: AdjudicationPage | None = AdjudicationPage(source, out, picture=picture)
         self._work: Path | None = None
-        try:
-            self._work = start_folder(self.folder)
-        except BaseException:
-            self.close()
-            raise
+        with writing(out):
+            # The page's folder must exist: the single page opens its file there first.
+            self._single: AdjudicationPage | None = AdjudicationPage(source, out, picture=picture)
+            try:
+                self._work = start_folder(self.folder)
+            except BaseException:
+                self.close()
+                raise
         self._rows: list[list[object]] = []
         self._views: list[str] = []
         self.layout = "single"
 
     def add(self, verdict: Verdict, seats: str = "", record: GameRecord | None = None) -> None:
         """The next game's verdict; ``record`` when ``page_needs`` it (else None)."""
+        with writing(self.out):
+            self._add(verdict, seats, record)
+
+    def _add(self, verdict: Verdict, seats: str, record: GameRecord | None) -> None:
         self.count += 1
         self.disputed += not verdict.confirmed
         if self._single is not None:
@@ -147,6 +153,10 @@ class VerdictPages:
     def finish(self) -> None:
         """Write the single page, or the first page and the last blocks, and put them in
         place (a single page removes a block folder we wrote before)."""
+        with writing(self.out):
+            self._finish()
+
+    def _finish(self) -> None:
         assert self._work is not None
         if self._single is not None:
             self._single.finish()

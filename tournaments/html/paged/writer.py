@@ -75,6 +75,18 @@ class ReportError(UserError):
     """A report that cannot be written where asked; one line."""
 
 
+@contextlib.contextmanager
+def writing(out: Path) -> Iterator[None]:
+    """Around the writing of the page ``out`` (the user's path) and its block folder: an
+    ``OSError`` (no such folder, a file in the way, no rights, a full disk) becomes a
+    ``ReportError`` of one line naming ``out`` and, when another, the file it failed on."""
+    try:
+        yield
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename not in (None, str(out)) else ""
+        raise ReportError(f"cannot write {out}: {where}{exc.strerror or exc}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class Written:
     """What ``write_report`` wrote."""
@@ -305,9 +317,16 @@ def write_report(
     for a paged report. ``jobs``: processes drawing a paged report's games.
 
     :raises JournalError: no event, or an unreadable journal.
-    :raises ReportError: the block folder's place is taken by something else.
-    :raises OSError: the page or the folder cannot be written.
+    :raises ReportError: the block folder's place is taken by something else, or the
+        page or the folder cannot be written (``writing``).
     """
+    with writing(out):
+        return _write_report(directory, out, layout, max_positions, jobs)
+
+
+def _write_report(
+    directory: Path, out: Path, layout: Layout, max_positions: int | None, jobs: int
+) -> Written:
     stream = open_event(directory)
     folder = blocks_folder(out)
     _check_folder(folder)
