@@ -12,6 +12,7 @@ and ``{emptydir}`` output directories whose journal is binary or empty.
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import shutil
 import subprocess
 import sys
@@ -25,13 +26,13 @@ from protocol.errors import EngineSetupError
 from protocol.sandbox.host import SandboxUnavailable
 from referee.errors import PathError, UnknownGameError, UserError
 from referee.record import RecordSyntaxError, TagError
+from tests.clirun import cli
+from tournaments.cli.app import BUG_LINE, app, main
 from tournaments.cluster.client import ClusterError
 from tournaments.event.config import ConfigError
 from tournaments.event.openings import OpeningError
 from tournaments.html.paged.writer import ReportError
 from tournaments.play.journal import JournalError
-from tests.clirun import cli
-from tournaments.cli.app import BUG_LINE, app, main
 
 BAD_ENGINE = "/nonexistent/engine"
 
@@ -363,3 +364,19 @@ def test_a_user_error_raised_inside_a_command_stays_one_line(
     monkeypatch.setattr(app_module, "perft", refused)
     code, _, err = cli(capsys, "perft", "trike", "1")
     assert (code, err) == (2, "referee: error: the depth is too deep for this board\n")
+
+
+def test_a_reader_that_leaves_is_no_error(tmp_path: Path) -> None:
+    """``referee … | head``: standard output's reader closes the pipe before the command
+    writes. Not an error and not a bug: no traceback, no line at all, exit status 1 (the
+    broken pipe is click's to handle, before ``main`` sees any ``OSError``)."""
+    command = [sys.executable, "-m", "tournaments", "games"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path
+    ) as child:
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()  # before the child has written anything
+        err = child.stderr.read().decode()
+        status = child.wait(timeout=60)
+    assert (status, err) == (1, "")

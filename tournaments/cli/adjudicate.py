@@ -8,9 +8,10 @@ whatever the file's size (a batch is about 256 KiB of text, a few hundred games:
 enough that sending it costs little next to adjudicating it). ``--html`` writes its page
 as the verdicts come (``tournaments.html.adjudicate.AdjudicationPage``).
 
-User errors are ``ValueError``s or ``OSError``s of one line, which the console script
-prints as ``referee: error: ...`` (exit status 2): a file that cannot be opened or is not
-text, or that holds no game (only stray text, or nothing). A broken game is a verdict
+User errors are ``UserError``s of one line, which the console script prints as
+``referee: error: ...`` (exit status 2): a file that cannot be opened or is not text
+(``PathError``, ``NotTextError``), that holds no game (only stray text, or nothing), an
+``--html`` page that cannot be written (``ReportError``), a worker process that died. A broken game is a verdict
 (``invalid-record``), not an error.
 """
 
@@ -93,8 +94,9 @@ def write_adjudication_page(path: Path, verdicts: Sequence[Verdict], out: Path) 
     """Write the page of ``verdicts`` (one per entry of ``path``, in file order, as
     ``referee.adjudicate_stream.adjudicate_file`` gives them) to ``out``.
 
-    :raises OSError: ``path`` cannot be read again, or ``out`` written.
-    :raises UserError: ``verdicts`` are not as many as the entries.
+    :raises PathError: ``path`` cannot be read again.
+    :raises OSError: ``out`` cannot be written.
+    :raises ValueError: ``verdicts`` are not as many as the entries.
     """
     with AdjudicationPage(str(path), out) as page:
         for entry, verdict in zip(iter_entries(path), verdicts, strict=True):

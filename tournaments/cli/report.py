@@ -3,8 +3,9 @@
 Thin: parse the options, write the report with ``tournaments.html.paged.writer`` (the
 single page of ``tournaments.html.report``, or the paged report of
 ``tournaments.html.paged`` for a big event), say what was written. User errors are
-``ValueError``s (``JournalError``, ``ReportError``) or ``OSError``s of one line, which the
-console script prints as ``referee: error: ...`` (exit status 2).
+``UserError``s of one line (``JournalError``, ``ReportError``: a page that cannot be
+written is one, naming it), which the console script prints as ``referee: error: ...``
+(exit status 2).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ position, the list an engine author diffs a move generator against).
 The pages are ``docs/rules/<game id>.md`` of the repository. An installed wheel carries a
 copy of that folder as ``tournaments/cli/rules_pages`` (``force-include`` in
 pyproject.toml), which is read first; a clone (or an editable install) reads the
-repository's own folder. Every user error is a ``ValueError`` with one line, which the
+repository's own folder. Every user error is a ``UserError`` with one line, which the
 console script prints as ``referee: error: ...`` (exit status 2).
 """
 

@@ -2,7 +2,7 @@
 
 Replays game N of a record file to ply K under the game's own rules, then prints the
 ASCII diagram (``Game.render``) with the last move, or writes an SVG picture
-(``referee.pictures.position_svg``). Every user error is a ``ValueError`` with one
+(``referee.pictures.position_svg``). Every user error is a ``UserError`` with one
 line, which the console script prints as ``referee: error: ...`` (exit status 2).
 """
 

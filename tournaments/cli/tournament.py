@@ -2,7 +2,7 @@
 
 Thin: options become a config mapping (command-line options override the file's
 keys), ``Plan.from_config`` checks it, ``run_tournament`` runs it, ``report``
-renders it. Every user error is a ``ValueError`` with one line, which the
+renders it. Every user error is a ``UserError`` with one line, which the
 console script prints as ``referee: error: ...`` (exit status 2).
 """
 
@@ -277,7 +277,7 @@ def with_shared_limits(
     those left without. On a cluster the workers run the engines: every entrant without
     its own limit gets it (the workers' preflight refuses one lacking the feature).
 
-    :raises ConfigError: as ``Plan.from_config``; ValueError: an engine that does not start.
+    :raises ConfigError: as ``Plan.from_config``; EngineSetupError: an engine that does not start.
     """
     if cfg.cluster.address is not None:
         entrants = [

@@ -45,14 +45,14 @@ async def declared_features(spec: EngineSpec, *, start_timeout: float = 10.0) ->
     """The ``feature`` names ``spec``'s engine declares in its handshake (it is started
     without search limits, so nothing is refused here).
 
-    :raises ValueError: the engine did not start (one line).
+    :raises EngineSetupError: the engine did not start (one line).
     """
     try:
         plain = replace(spec, nodes=None, depth=None)
         async with EngineSession.open(plain, start_timeout=start_timeout) as session:
             return session.engine_features
     except EngineError as exc:
-        raise ValueError(str(exc)) from None
+        raise EngineSetupError(str(exc)) from None
 
 
 async def shared_limits(
@@ -66,7 +66,7 @@ async def shared_limits(
     without it, e.g. ``greedy does not declare 'feature nodes': it plays without a node
     limit``. Engines that need no shared limit are not started.
 
-    :raises ValueError: an engine that does not start (one line).
+    :raises EngineSetupError: an engine that does not start (one line).
     """
     wanted = {key: value for key, value in limits.items() if value is not None}
     result: list[EngineSpec] = []
