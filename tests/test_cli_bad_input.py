@@ -303,7 +303,7 @@ USER_ERRORS: list[Exception] = [
     RecordSyntaxError("games.tgn", 3, 7, "expected a tag line"),
     TagError("Players must be 2 or 3"),
     ConfigError("demo.toml: entrants[2].command: field required"),
-    EngineSetupError("cannot parse engine command \"'x\": No closing quotation"),
+    EngineSetupError('cannot parse engine command "\'x": No closing quotation'),
     SandboxUnavailable("cannot use the bwrap sandbox: bwrap is not installed"),
     BuildError("cannot build trike_engine: no C compiler found"),
     JournalError("out/journal.jsonl:3: unreadable journal line"),

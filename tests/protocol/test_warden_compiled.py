@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from protocol.sandbox import compiled
-from protocol.sandbox.host import check_sandbox
+from protocol.sandbox.host import SandboxUnavailable, check_sandbox
 from tests.hostile import ROOT
 
 
@@ -99,7 +99,7 @@ def test_when_no_warden_works_the_error_stands(
                     "exit 1\n")  # fmt: skip
     fake.chmod(0o755)
     monkeypatch.setattr(compiled, "_built", shutil.which("true"))
-    with pytest.raises(RuntimeError, match="No permissions to create a new namespace"):
+    with pytest.raises(SandboxUnavailable, match="No permissions to create a new namespace"):
         check_sandbox(str(fake))
     assert compiled.path() == shutil.which("true")  # not turned off for a failure of bwrap's
 

@@ -25,7 +25,7 @@ from referee.core import (
     Termination,
     ranks_from_scores,
 )
-from referee.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from referee.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError, PathError
 from referee.record import append_record, build_record, format_record, timing_comment
 from referee.record import parse_records as parse_via_record
 from referee.record.model import (
@@ -617,9 +617,20 @@ def test_read_reports_bad_utf8(tmp_path: Path) -> None:
     assert str(info.value).startswith(f"{path}:12:10:")
 
 
-def test_read_missing_file_is_oserror(tmp_path: Path) -> None:
-    with pytest.raises(OSError):
-        read_records(tmp_path / "none.tgn")
+def test_read_missing_file_is_one_line_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "none.tgn"
+    with pytest.raises(PathError) as info:
+        read_records(path)
+    assert str(info.value) == f"cannot read {path}: No such file or directory"
+    with pytest.raises(PathError, match=f"cannot read {tmp_path}: Is a directory"):
+        read_records(tmp_path)
+
+
+def test_append_into_a_missing_folder_is_one_line_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "missing" / "games.tgn"
+    with pytest.raises(PathError) as info:
+        append_record(path, simple_record())
+    assert str(info.value) == f"cannot write records to {path}: No such file or directory"
 
 
 def test_append_is_one_write_and_fsyncs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

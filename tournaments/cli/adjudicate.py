@@ -11,8 +11,8 @@ as the verdicts come (``tournaments.html.adjudicate.AdjudicationPage``).
 User errors are ``UserError``s of one line, which the console script prints as
 ``referee: error: ...`` (exit status 2): a file that cannot be opened or is not text
 (``PathError``, ``NotTextError``), that holds no game (only stray text, or nothing), an
-``--html`` page that cannot be written (``ReportError``), a worker process that died. A broken game is a verdict
-(``invalid-record``), not an error.
+``--html`` page that cannot be written (``ReportError``), a worker process that died.
+A broken game is a verdict (``invalid-record``), not an error.
 """
 
 from __future__ import annotations
