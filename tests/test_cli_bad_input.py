@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -380,3 +381,16 @@ def test_a_reader_that_leaves_is_no_error(tmp_path: Path) -> None:
         err = child.stderr.read().decode()
         status = child.wait(timeout=60)
     assert (status, err) == (1, "")
+
+
+def test_serving_on_an_address_in_use_is_one_line(
+    places: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The address is the user's: one taken by another program is one line naming it."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = cli(capsys, "serve", places["dir"], "--port", str(port))
+    assert code == 2, err
+    assert err == f"referee: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"

@@ -43,6 +43,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from referee.errors import UserError
 from tournaments.html.game_page import game_page
 from tournaments.live.page import live_page
 from tournaments.live.watch import EventWatcher, Update
@@ -303,7 +304,7 @@ class LiveServer:
     """The server of one event directory: bound at construction, served by ``run``
     (blocking) until ``stop`` (any thread) or until process ``parent`` is gone.
 
-    :raises OSError: the address cannot be bound.
+    :raises UserError: the address cannot be bound (in use, not this host's).
     """
 
     def __init__(
@@ -315,7 +316,11 @@ class LiveServer:
         parent: int | None = None,
     ) -> None:
         self.hub = _Hub(directory)
-        self.server = _Server((host, port), self.hub)
+        try:
+            self.server = _Server((host, port), self.hub)
+        except OSError as exc:  # the address is the user's (--host, --port, --live)
+            where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+            raise UserError(f"cannot listen on {where}: {exc.strerror or exc}") from None
         self.parent = parent
         self.port: int = self.server.server_address[1]
 
@@ -371,7 +376,7 @@ def serve(
 
     ``ready(port)`` is called once listening (the port is the real one when ``port`` is 0).
 
-    :raises OSError: the address cannot be bound.
+    :raises UserError: the address cannot be bound (in use, not this host's).
     """
     live = LiveServer(directory, host, port, parent=parent)
 
