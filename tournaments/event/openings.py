@@ -91,7 +91,9 @@ def read_openings(path: Path, game: AnyGame, players: int) -> list[Opening]:
     """
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise OpeningError(f"{path}: cannot read openings: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
         raise OpeningError(f"{path}: cannot read openings: {exc}") from None
     openings: list[Opening] = []
     for number, line in enumerate(lines, start=1):
