@@ -394,3 +394,16 @@ def test_serving_on_an_address_in_use_is_one_line(
         code, _, err = cli(capsys, "serve", places["dir"], "--port", str(port))
     assert code == 2, err
     assert err == f"referee: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_a_builtin_engine_that_cannot_be_built_is_one_line(
+    places: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build cache is the user's (``REFEREE_CACHE``): under a file, the C engine
+    cannot be built, and the line names the folder (or the missing compiler)."""
+    monkeypatch.setenv("REFEREE_CACHE", f"{places['file']}/cache")
+    code, _, err = cli(capsys, "play", "trike", "-e", "trike-c", "-e", "random")
+    assert code == 2, err
+    assert err.startswith("referee: error: cannot build trike_engine: ") and err.count("\n") == 1
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert f"cannot write {places['file']}/cache: Not a directory" in err
