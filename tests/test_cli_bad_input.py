@@ -404,6 +404,7 @@ def test_a_builtin_engine_that_cannot_be_built_is_one_line(
     monkeypatch.setenv("REFEREE_CACHE", f"{places['file']}/cache")
     code, _, err = cli(capsys, "play", "trike", "-e", "trike-c", "-e", "random")
     assert code == 2, err
-    assert err.startswith("referee: error: cannot build trike_engine: ") and err.count("\n") == 1
+    assert err.startswith("referee: error: ") and err.count("\n") == 1
+    assert "cannot build trike_engine: " in err
     if shutil.which("cc") or shutil.which("gcc"):
         assert f"cannot write {places['file']}/cache: Not a directory" in err
