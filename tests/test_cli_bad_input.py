@@ -33,7 +33,7 @@ from tournaments.cluster.client import ClusterError
 from tournaments.event.config import ConfigError
 from tournaments.event.openings import OpeningError
 from tournaments.html.paged.writer import ReportError
-from tournaments.play.journal import JournalError
+from tournaments.store.journal import JournalError
 
 BAD_ENGINE = "/nonexistent/engine"
 
@@ -191,9 +191,9 @@ def _event_with_records_in_the_way(out: Path) -> Path:
     header line (as a run writes it), and no game yet."""
     from tournaments.event.config import parse_config
     from tournaments.event.plan import Plan
-    from tournaments.play.journal import JOURNAL
-    from tournaments.play.writer import Journal
     from tournaments.results.summary import EventInfo
+    from tournaments.store.journal import JOURNAL
+    from tournaments.store.writer import Journal
 
     entrants = [{"command": "random"}, {"command": "random"}]
     plan = Plan.from_config(parse_config({"game": "trike", "entrants": entrants}))
