@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,19 @@ def left_after(marker: str, seconds: float) -> list[int]:
     while (left := live_with(marker)) and time.monotonic() < deadline:
         time.sleep(0.02)
     return left
+
+
+def wait_while_running(
+    proc: subprocess.Popen[Any], ready: Callable[[], object], late: str, seconds: float
+) -> None:
+    """Return once ``ready()`` is true while ``proc`` runs. Fails (AssertionError) with
+    ``late`` if that takes over ``seconds``, or with ``proc``'s output (when piped) if
+    it ends first."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert time.monotonic() < deadline, late
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
 
 
 def group_members(pgids: list[int]) -> list[int]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from referee.record.stream import read_records
-from tests.procs import live_with
+from tests.procs import live_with, wait_while_running
 
 pytestmark = pytest.mark.processes
 
@@ -43,11 +42,12 @@ def test_signal_stops_play_cleanly(tmp_path: Path, signum: signal.Signals) -> No
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not (out.exists() and out.read_text().count("[Game ") >= 1):
-            assert time.monotonic() < deadline, "no game finished in time"
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.05)
+        wait_while_running(
+            proc,
+            lambda: out.exists() and out.read_text().count("[Game ") >= 1,
+            "no game finished in time",
+            60,
+        )
         assert live_with(marker)
         proc.send_signal(signum)
         stdout, stderr = proc.communicate(timeout=20)
@@ -82,11 +82,12 @@ def test_a_signal_while_the_engines_are_checked_exits_130(
         text=True,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        while not [pid for pid in live_with(marker) if pid != proc.pid]:  # the probe runs
-            assert time.monotonic() < deadline, "the engine was not started in time"
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.05)
+        wait_while_running(
+            proc,
+            lambda: [pid for pid in live_with(marker) if pid != proc.pid],  # the probe runs
+            "the engine was not started in time",
+            60,
+        )
         proc.send_signal(signum)
         stdout, stderr = proc.communicate(timeout=30)
     finally:

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from referee.registry import GAMES
 from tests.c_build import build_trike_engine
 from tests.clirun import cli
 from tests.clirun import run_referee as referee
-from tests.procs import left_after
+from tests.procs import left_after, wait_while_running
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import load_config
 from tournaments.event.plan import Plan
@@ -189,11 +188,12 @@ def test_killed_and_resumed_tournament_has_the_games_of_an_uninterrupted_run(
     )
     journal = killed / "journal.jsonl"
     try:
-        deadline = time.monotonic() + 120
-        while not (journal.exists() and journal.read_text().count('"type": "game"') >= 8):
-            assert time.monotonic() < deadline, "no games finished in time"
-            assert proc.poll() is None, "the runner stopped early"
-            time.sleep(0.01)
+        wait_while_running(
+            proc,
+            lambda: journal.exists() and journal.read_text().count('"type": "game"') >= 8,
+            "no games finished in time",
+            120,
+        )
         # While it runs: a second runner is refused; the standings can be read.
         with pytest.raises(JournalError, match="in use by another runner"), hold_lock(killed):
             pass
