@@ -135,6 +135,7 @@ def match_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.processes  # a real 20-game match (match_file)
 def test_real_match_records_are_all_confirmed(match_file: Path) -> None:
     records = parse_records(match_file.read_text())
     assert len(records) == 20
@@ -147,6 +148,7 @@ def test_real_match_records_are_all_confirmed(match_file: Path) -> None:
     assert [v["index"] for v in verdicts] == list(range(1, 21))
 
 
+@pytest.mark.processes  # a real 20-game match (match_file)
 def test_hand_edited_illegal_move_is_found_at_its_ply(match_file: Path, tmp_path: Path) -> None:
     records = parse_records(match_file.read_text())
     first = records[2].moves[0].text
@@ -165,6 +167,7 @@ def test_hand_edited_illegal_move_is_found_at_its_ply(match_file: Path, tmp_path
     assert disputed[0]["move"] == first
 
 
+@pytest.mark.processes  # a real 20-game match (match_file)
 def test_hand_edited_wrong_result_is_reported(match_file: Path, tmp_path: Path) -> None:
     records = parse_records(match_file.read_text())
     claimed = "0-1" if records[0].result == "1-0" else "1-0"
