@@ -31,6 +31,14 @@ from tests.procs import left_after, processes
 GAME = make_game("trike", {"size": "7"})
 TC = TimeControl.parse("10+0")
 RANDOM = (sys.executable, "-m", "bots", "random")
+SETUP = GameSetup(game="trike", options=(("size", "7"),), players=2, seat=0, seed=1)
+"""A game for a player driven by hand (``start_game``, ``game_over``)."""
+
+
+def leftovers_engine(marker: str) -> EngineSpec:
+    """A sandboxed engine that reports what earlier engines left in its scratch, with
+    ``marker`` on its command line (to find its processes)."""
+    return EngineSpec("boxed", hostile_argv("leftovers", marker), sandbox=SandboxSettings())
 
 
 def census(marker: str) -> tuple[int, int]:
@@ -56,16 +64,15 @@ async def test_the_next_sandbox_waits_set_up_and_its_engine_starts_with_its_game
     bwrap: None, warden: str, tmp_path: Path
 ) -> None:
     marker = str(tmp_path)
-    spec = EngineSpec("boxed", hostile_argv("leftovers", marker), sandbox=SandboxSettings())
-    setup = GameSetup(game="trike", options=(("size", "7"),), players=2, seat=0, seed=1)
+    spec = leftovers_engine(marker)
     async with EnginePlayer.open(spec) as player:
         assert player.prestart
-        await player.start_game(setup)
+        await player.start_game(SETUP)
         # The game's engine in its sandbox, and a second sandbox waiting, its engine held.
         await wait_until(lambda: census(marker) == (1, 2))
         first = player.pids[-1]
         await player.game_over(GameOver("1-0", "test"))
-        await player.start_game(setup)  # takes the waiting sandbox, and prepares the next
+        await player.start_game(SETUP)  # takes the waiting sandbox, and prepares the next
         assert player.pids[-1] != first and player.starts == 2
         await wait_until(lambda: census(marker) == (1, 2))
         transcript = player.transcript
@@ -79,17 +86,16 @@ async def test_a_game_that_gives_up_waiting_for_its_sandbox_leaves_nothing(
     bwrap: None, warden: str, tmp_path: Path
 ) -> None:
     marker = str(tmp_path)
-    spec = EngineSpec("boxed", hostile_argv("leftovers", marker), sandbox=SandboxSettings())
-    setup = GameSetup(game="trike", options=(("size", "7"),), players=2, seat=0, seed=1)
+    spec = leftovers_engine(marker)
     with trio.fail_after(60):  # the block ends: no task waits for an abandoned sandbox
         async with EnginePlayer.open(spec) as player:
-            await player.start_game(setup)
+            await player.start_game(SETUP)
             await player.game_over(GameOver("1-0", "test"))
             with trio.CancelScope() as scope:
                 scope.cancel()  # the next game is called off while it takes the spare
-                await player.start_game(setup)
+                await player.start_game(SETUP)
             assert player.starts == 1  # the abandoned engine never played
-            await player.start_game(setup)  # a later game starts an engine all the same
+            await player.start_game(SETUP)  # a later game starts an engine all the same
             assert player.starts == 2
             assert player.transcript is not None
     assert processes_mentioning(marker) == []
@@ -99,7 +105,7 @@ async def test_every_game_a_fresh_engine_in_empty_scratch(
     bwrap: None, warden: str, tmp_path: Path
 ) -> None:
     ended: list[list[str]] = []
-    spec = EngineSpec("boxed", hostile_argv("leftovers", str(tmp_path)), sandbox=SandboxSettings())
+    spec = leftovers_engine(str(tmp_path))
     async with (
         EnginePlayer.open(EngineSpec("plain", RANDOM)) as plain,
         EnginePlayer.open(spec, on_transcript=lambda t: ended.append(t.lines())) as boxed,
@@ -141,11 +147,10 @@ async def test_a_sandbox_started_ahead_that_cannot_run_its_engine_fails_its_game
     bwrap: None, warden: str, tmp_path: Path
 ) -> None:
     spec = EngineSpec("ghost", (str(tmp_path / "no-such-engine"),), sandbox=SandboxSettings())
-    setup = GameSetup(game="trike", options=(("size", "7"),), players=2, seat=0, seed=1)
     async with EnginePlayer.open(spec) as player:
         for _ in range(2):  # the first sandbox started at once, the second ahead
             with pytest.raises(EngineStartError) as info:
-                await player.start_game(setup)
+                await player.start_game(SETUP)
             assert "sandbox: cannot run" in str(info.value), info.value
 
 
