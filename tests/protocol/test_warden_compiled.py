@@ -118,10 +118,8 @@ def test_when_no_warden_works_the_error_stands(
         (["report=2", "max_processes=4", "--"], "no engine command"),
     ],
 )  # fmt: skip
-def test_bad_orders_are_refused_as_process_1(
-    bwrap: None, cache: Path, args: list[str], words: str
-) -> None:
-    binary = compiled.path()
+def test_bad_orders_are_refused_as_process_1(bwrap: None, args: list[str], words: str) -> None:
+    binary = compiled.build()  # the cache's, built once for all these
     assert binary is not None
     done = subprocess.run(
         ["bwrap", "--unshare-pid", "--as-pid-1", "--die-with-parent", "--ro-bind", "/", "/",
