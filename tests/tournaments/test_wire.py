@@ -238,6 +238,29 @@ def test_a_message_that_does_not_read_names_where(edit: Any, where: str) -> None
     assert "\n" not in str(caught.value)
 
 
+def test_keyword_only_fields_and_left_out_defaults_read() -> None:
+    Keyed = dataclasses.make_dataclass(
+        "Keyed", [("a", int), ("b", str, dataclasses.field(default="x"))], kw_only=True
+    )
+    assert from_json(Keyed, {"b": "y", "a": 1}) == Keyed(a=1, b="y")
+    assert from_json(Keyed, {"a": 2}) == Keyed(a=2)
+
+
+@dataclasses.dataclass(frozen=True)
+class Chain:
+    """A dataclass that holds itself."""
+
+    label: str
+    rest: Chain | None = None
+
+
+def test_a_dataclass_that_holds_itself_travels() -> None:
+    chain = Chain("a", Chain("b", Chain("c")))
+    assert _travel(chain) == chain
+    with pytest.raises(WireError, match=r"^Chain\.rest\.rest\.label: expected str, not 3$"):
+        from_json(Chain, {"label": "a", "rest": {"label": "b", "rest": {"label": 3}}})
+
+
 def test_a_value_without_a_json_form_is_refused() -> None:
     Loose = dataclasses.make_dataclass("Loose", [("anything", Any)], frozen=True)
     with pytest.raises(TypeError, match="PosixPath"):

@@ -38,6 +38,12 @@ _Decoder = Callable[[Any], Any]
 """Reads one JSON value (raises ``_Misread``)."""
 
 _SCALARS = (str, int, float, bool, type(None))
+_EXACT = (str, int, bool)
+"""The JSON types read back as they are (a float may come back as an int)."""
+
+
+class _Reread:
+    """No JSON value has this type: a field typed so is always read by its reader."""
 
 
 class WireError(Exception):
@@ -52,7 +58,8 @@ def to_json(value: Any) -> Any:
     list as a list, a mapping as a dict, an enum as its value.
 
     A dataclass's fields are written as their type hints say (a writer built once per
-    class, as the readers are); any other value by what it is.
+    class, as the readers are; a value that is not of its field's type is a type error
+    that mypy sees, not checked here); any other value by what it is.
 
     :raises TypeError: a value the codec does not know (a set, a path, a non-str key).
     """
@@ -89,21 +96,21 @@ def _encoder(cls: type) -> _Encoder:
     if known is not None:
         return known
     names = _field_names(cls)
-    hints = typing.get_type_hints(cls)
-    writers = tuple(_writer(hints[name]) for name in names)
     get = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
+    converted: list[tuple[str, _Encoder]] = []
+    """The fields JSON does not take as they are, with their writers."""
 
     def write(value: Any) -> dict[str, Any]:
-        return {
-            name: item if writer is None else writer(item)
-            for name, writer, item in zip(names, writers, get(value), strict=True)
-        }
+        # every field as it is (in C), then the few that JSON does not take as they are
+        data = dict(zip(names, get(value), strict=False))  # as long by construction
+        for name, writer in converted:
+            data[name] = writer(data[name])
+        return data
 
-    def write_scalars(value: Any) -> dict[str, Any]:
-        return dict(zip(names, get(value), strict=True))
-
-    _WRITERS[cls] = write if any(writers) else write_scalars
-    return _WRITERS[cls]
+    _WRITERS[cls] = write  # first: a dataclass may hold itself
+    hints = typing.get_type_hints(cls)
+    converted.extend((n, w) for n in names if (w := _writer(hints[n])) is not None)
+    return write
 
 
 def _writer(hint: Any) -> _Encoder | None:
@@ -165,7 +172,7 @@ def _decoder(hint: Any) -> _Decoder:
         return lambda data: data
     if hint in (type(None), None):
         return _none
-    if hint in (bool, int, str):
+    if hint in _EXACT:
         return _exact(hint)
     if hint is float:
         return _float
@@ -325,8 +332,14 @@ def _dataclass(cls: type) -> _Decoder:
         for f in fields
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     )
+    names = frozenset(f.name for f in fields)
+    ordered = [f.name for f in fields]
+    positional = not any(f.kw_only for f in fields)
     # the field readers are built on first use: a dataclass may hold itself
     readers: dict[str, _Decoder] = {}
+    order: list[tuple[str, type, _Decoder]] = []
+    """Each field in order: its name, the type its JSON value already has when it needs
+    no reading (``_Reread`` for none), and its reader."""
 
     def read(data: Any) -> Any:
         if type(data) is not dict:
@@ -334,13 +347,27 @@ def _dataclass(cls: type) -> _Decoder:
         if not readers:
             hints = typing.get_type_hints(cls)
             readers.update((f.name, _decoder(hints[f.name])) for f in fields)
-        if data.keys() != readers.keys():  # some left out (a default), or a stranger
-            unknown = data.keys() - readers.keys()
-            if unknown:
-                raise _Misread(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-            missing = required - data.keys()
-            if missing:
-                raise _Misread(f"missing field {sorted(missing)[0]!r}")
+            order.extend(
+                (f.name, hints[f.name] if hints[f.name] in _SCALARS else _Reread, readers[f.name])
+                for f in fields
+            )
+        if data.keys() == names:  # every field given: in order, positionally
+            args = []
+            for name, kind, reader in order:
+                value = data[name]
+                if type(value) is not kind:
+                    try:
+                        value = reader(value)
+                    except _Misread as exc:
+                        raise _at(f".{name}", exc) from None
+                args.append(value)
+            return cls(*args) if positional else cls(**dict(zip(ordered, args, strict=False)))
+        unknown = data.keys() - names
+        if unknown:
+            raise _Misread(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+        missing = required - data.keys()
+        if missing:
+            raise _Misread(f"missing field {sorted(missing)[0]!r}")
         values = {}
         for key, value in data.items():
             try:
