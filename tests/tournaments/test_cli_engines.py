@@ -17,7 +17,7 @@ from referee.adjudicate_stream import adjudicate_file
 from referee.clock import TimeControl
 from referee.record.stream import read_records
 from tests.clirun import cli
-from tournaments.cli.tournament import override_notes
+from tournaments.cli.tournament_setup import override_notes
 from tournaments.event.jobs import SlotSetup
 from tournaments.event.wire import from_json, to_json
 

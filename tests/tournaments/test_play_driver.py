@@ -21,7 +21,7 @@ from referee.record import GameRecord, read_records
 from tests.clirun import run_referee
 from tests.tournaments.local import bot_factory, failing_starts, late_factory
 from tournaments.cli.play import match_plan
-from tournaments.cli.tournament import engine_entrants
+from tournaments.cli.tournament_setup import engine_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VOID_ATTEMPTS, TournamentError

@@ -51,11 +51,14 @@ from tournaments.cli.tournament import (
     DepthOption,
     EachOption,
     NodesOption,
+    standings_command,
+    tournament_command,
+)
+from tournaments.cli.tournament_setup import (
     clock_flag,
     engine_entrants,
     engines_line,
-    standings_command,
-    tournament_command,
+    openings_section,
 )
 from tournaments.event.engines import check_runnable, resolve_engine
 from tournaments.store.transcripts import MODES as TRANSCRIPT_MODES
@@ -228,10 +231,7 @@ def play_command(
         "options": parse_rule_options(option),
     }
     if openings is not None or opening_plies is not None:
-        section: dict[str, Any] = {"file": str(openings.resolve())} if openings else {}
-        if opening_plies is not None:
-            section["plies"] = opening_plies
-        settings["openings"] = section
+        settings["openings"] = openings_section(openings, opening_plies)
     if cluster is not None:
         settings["cluster"] = {"address": cluster}
     if out is not None:

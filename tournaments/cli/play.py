@@ -22,13 +22,16 @@ from referee.core import Outcome
 from referee.errors import UserError
 from referee.record import sync_file
 from tournaments.cli.progress import game_line, void_line
-from tournaments.cli.sandbox import SandboxLimits, require_sandbox, with_limits
+from tournaments.cli.sandbox import SandboxLimits, with_limits
 from tournaments.cli.signals import run_until_signalled
-from tournaments.cli.tournament import with_command_line_adjudication, with_shared_limits
+from tournaments.cli.tournament_setup import (
+    check_local_engines,
+    with_command_line_adjudication,
+    with_shared_limits,
+)
 from tournaments.event.config import SandboxMode, parse_config, with_sandbox
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
-from tournaments.play.features import check_features
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.standings import has_game_points, standings, standings_table
@@ -82,9 +85,7 @@ def match_plan(
     plan = Plan.from_config(cfg, "command line").hiding(hidden)
     if limits is not None:  # --sandbox-* with no engine in the sandbox: one line, not ignored
         limits.refuse_unsandboxed(plan.entrants)
-    if cfg.cluster.address is None:  # else each worker's preflight checks its engines
-        require_sandbox(plan.entrants)
-        run_until_signalled(lambda: check_features(plan.entrants, start_timeout=cfg.start_timeout))
+    check_local_engines(plan)
     return plan
 
 

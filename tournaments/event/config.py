@@ -334,20 +334,29 @@ def read_config_data(path: Path) -> dict[str, Any]:
 
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
     """Read, apply command-line ``overrides`` (top-level keys), resolve relative paths
-    against the file's directory, and validate.
+    against the file's directory (``with_file_paths``), and validate.
 
     :raises ConfigError: see ``parse_config``.
     """
     data = read_config_data(path)
     data.update(overrides or {})
+    return parse_config(with_file_paths(data, path), str(path))
+
+
+def with_file_paths(data: Mapping[str, Any], path: Path) -> dict[str, Any]:
+    """``data`` (a config file's settings, overrides included) with its relative paths
+    (the openings file, the entrants' ``cwd``) resolved against the folder of ``path``,
+    the file: a config means the same wherever the command runs. Absolute paths (the
+    command line's, resolved where it runs) stay as they are."""
+    result = dict(data)
     base = path.resolve().parent
-    openings = data.get("openings")
+    openings = result.get("openings")
     if isinstance(openings, dict) and isinstance(openings.get("file"), str):
-        data["openings"] = {**openings, "file": str(base / openings["file"])}
-    entrants = data.get("entrants")
+        result["openings"] = {**openings, "file": str(base / openings["file"])}
+    entrants = result.get("entrants")
     if isinstance(entrants, list):
-        data["entrants"] = [
+        result["entrants"] = [
             {**e, "cwd": str(base / e["cwd"])} if isinstance(e, dict) and "cwd" in e else e
             for e in entrants
         ]
-    return parse_config(data, str(path))
+    return result

@@ -1,0 +1,76 @@
+"""``tournament``'s options to its config: the settings the options override are read once
+(a config file's, or a resumed tournament's journal header), and the options go over them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tournaments.cli.tournament_setup import TournamentOptions, earlier_settings, tournament_setup
+from tournaments.event.config import ConfigError
+from tournaments.store.journal import JOURNAL, JOURNAL_VERSION
+
+ENTRANTS = [{"name": "a", "command": "random", "cwd": "engines"}, {"command": "greedy"}]
+
+
+def test_a_config_files_relative_paths_are_its_folders_and_the_options_go_over_it(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "event"
+    folder.mkdir()
+    config = folder / "t.json"
+    settings = {"game": "trike", "entrants": ENTRANTS, "openings": {"file": "book.txt"}}
+    config.write_text(json.dumps({**settings, "games": 4}))
+    earlier = earlier_settings(config, tmp_path / "ignored")
+    assert earlier.settings == {**settings, "games": 4}  # as written: the notes compare these
+    assert (earlier.source, earlier.file) == (str(config), config)
+    cfg = earlier.config({"games": 6})
+    assert cfg.games == 6
+    assert cfg.openings is not None and cfg.openings.file == str(folder.resolve() / "book.txt")
+    assert cfg.entrants[0].cwd == str(folder.resolve() / "engines")
+    with pytest.raises(ConfigError, match=r"t\.json"):  # errors name the file
+        earlier.config({"games": "many"})
+
+
+def test_a_resumed_tournament_gives_its_journals_settings(tmp_path: Path) -> None:
+    settings = {"game": "trike", "entrants": ENTRANTS[1:] * 2, "games": 2, "seed": 9}
+    header = {"type": "tournament", "version": JOURNAL_VERSION, "config": settings, "info": {}}
+    (tmp_path / JOURNAL).write_text(json.dumps(header) + "\n")
+    earlier = earlier_settings(None, tmp_path)
+    assert earlier.settings == settings
+    assert (earlier.source, earlier.file) == (str(tmp_path), None)
+    assert earlier.config({"seed": 10}).seed == 10
+    with pytest.raises(ConfigError, match=f"{tmp_path}/{JOURNAL}"):
+        earlier.config({"seed": -1})
+
+
+def test_nothing_to_resume_and_no_file_are_said_or_empty(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="nothing to resume"):
+        earlier_settings(None, tmp_path)
+    alone = earlier_settings(None, None)
+    assert (alone.settings, alone.source) == ({}, "command line")
+    assert alone.config({"game": "trike", "entrants": ENTRANTS[1:] * 2}).game == "trike"
+
+
+def test_options_make_the_plan_with_the_file_under_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text(
+        'game = "trike"\ngames = 4\nseed = 3\n'
+        '[[entrants]]\ncommand = "random"\n[[entrants]]\ncommand = "greedy"\n'
+    )
+    options = TournamentOptions(config=config, out=tmp_path / "out", seed=5, rounds=2)
+    setup = tournament_setup(options)
+    assert setup.directory == tmp_path / "out"
+    assert (setup.plan.config.seed, setup.plan.config.rounds) == (5, 2)
+    assert setup.plan.config.games is None  # --rounds makes the file's total moot
+    notes = capsys.readouterr().err.splitlines()
+    assert notes == [
+        "referee: note: --seed 5 overrides the config's seed = 3",
+        "referee: note: --rounds 2 replaces the config's games = 4",
+    ]
+    with pytest.raises(ConfigError, match="give an output directory"):
+        tournament_setup(TournamentOptions(config=config))
