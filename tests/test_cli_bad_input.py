@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import trio
 
 import tournaments.cli.app as app_module
 from bots.cbuild import BuildError
@@ -29,6 +30,7 @@ from referee.errors import PathError, UnknownGameError, UserError
 from referee.record import RecordSyntaxError, TagError
 from tests.clirun import cli
 from tournaments.cli.app import BUG_LINE, app, main
+from tournaments.cli.signals import run_until_signalled
 from tournaments.cluster.client import ClusterError
 from tournaments.event.config import ConfigError
 from tournaments.event.openings import OpeningError
@@ -408,3 +410,25 @@ def test_a_builtin_engine_that_cannot_be_built_is_one_line(
     assert "cannot build trike_engine: " in err
     if shutil.which("cc") or shutil.which("gcc"):
         assert f"cannot write {places['file']}/cache: Not a directory" in err
+
+
+def test_a_bug_beside_user_errors_in_a_trio_run_is_shown_as_a_bug(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tasks of one run that fail at once, one of a user error, one of a bug: the bug's
+    traceback and the report line, not the other task's one line."""
+
+    async def work() -> int:
+        await trio.lowlevel.checkpoint()
+        # As a nursery gathers them, the user error first (the order is trio's to choose).
+        user = PathError("cannot read a.tgn: No such file or directory")
+        raise ExceptionGroup("a nursery", [user, KeyError("seat")])
+
+    def broken(*args: object, **kwargs: object) -> int:
+        return run_until_signalled(work)
+
+    monkeypatch.setattr(app_module, "perft", broken)
+    code, _, err = cli(capsys, "perft", "trike", "1")
+    assert code == 1, err
+    assert "KeyError: 'seat'" in err and err.rstrip().splitlines()[-1] == BUG_LINE
+    assert "referee: error:" not in err

@@ -27,6 +27,8 @@ from typing import ParamSpec, TypeVar
 import trio
 import typer
 
+from referee.errors import UserError
+
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -129,8 +131,10 @@ def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
         if leaves and all(isinstance(e, Exception) for e in leaves):
             # The caller turns one error into one line: the first (the others usually
             # echo it, e.g. every worker failing on the same full disk); the group is
-            # kept as the cause for --debug.
-            raise leaves[0] from group
+            # kept as the cause for --debug. A bug beside user errors goes first: it
+            # must show its traceback, not hide behind another task's one line.
+            bugs = [e for e in leaves if not isinstance(e, UserError)]
+            raise (bugs or leaves)[0] from group
         raise
     finally:
         _in_loop = False
