@@ -26,7 +26,7 @@ from referee.record.model import MoveEntry
 from referee.record.stream import read_records
 from referee.record.write import format_record
 from referee.registry import make_game
-from tests.clirun import run_referee
+from tests.clirun import cli, run_referee
 
 pytestmark = pytest.mark.processes  # a real match and adjudicate per game
 
@@ -59,16 +59,22 @@ def _with_move(record: GameRecord, text: str) -> GameRecord:
     return GameRecord(record.tags, (*record.moves, MoveEntry(text)))
 
 
-def _adjudicated(path: Path) -> dict[str, Any]:
-    judged = run_referee("adjudicate", str(path), "--json")
-    assert judged.returncode == 1, judged.stdout + judged.stderr  # a dispute
-    verdict: dict[str, Any] = json.loads(judged.stdout.splitlines()[0])
+def _adjudicated(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """``referee adjudicate --json`` of a one-game file, in this process (a small file is
+    judged in the calling process: the command starts no worker)."""
+    status, out, err = cli(capsys, "adjudicate", str(path), "--json")
+    assert status == 1, out + err  # a dispute
+    verdict: dict[str, Any] = json.loads(out.splitlines()[0])
     return verdict
 
 
 @pytest.mark.parametrize(("name", "seats", "extra"), GAMES, ids=[g[0] for g in GAMES])
 def test_a_match_and_adjudicate_name_the_rule(
-    tmp_path: Path, name: str, seats: int, extra: tuple[str, ...]
+    tmp_path: Path,
+    name: str,
+    seats: int,
+    extra: tuple[str, ...],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "games.tgn"
     engines = ["-e", FAULTY.format(mode="illegal")] + ["-e", "random"] * (seats - 1)
@@ -89,13 +95,15 @@ def test_a_match_and_adjudicate_name_the_rule(
 
     disputed = tmp_path / "disputed.tgn"
     disputed.write_text(format_record(_with_move(record, text)))
-    verdict = _adjudicated(disputed)
+    verdict = _adjudicated(disputed, capsys)
     assert verdict["verdict"] == "illegal-move"
     assert (verdict["ply"], verdict["seat"], verdict["move"]) == (ply, seat, text)
     assert verdict["reason"] == f"move {ply} {text!r} by seat {seat} is illegal: {why}"
 
 
-def test_with_an_opening_plies_count_from_the_game_start(tmp_path: Path) -> None:
+def test_with_an_opening_plies_count_from_the_game_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A tournament with a 3-ply random opening: the forfeit's ply counts the opening's plies,
     as ``adjudicate`` and ``show --ply`` do."""
     out = tmp_path / "event"
@@ -115,18 +123,18 @@ def test_with_an_opening_plies_count_from_the_game_start(tmp_path: Path) -> None
 
     disputed = tmp_path / "disputed.tgn"
     disputed.write_text(format_record(_with_move(record, text)))
-    verdict = _adjudicated(disputed)
+    verdict = _adjudicated(disputed, capsys)
     assert (verdict["verdict"], verdict["ply"], verdict["move"]) == ("illegal-move", ply, text)
-    shown = run_referee("show", str(disputed), "--ply", str(ply - 1))
-    assert shown.returncode == 0, shown.stderr
+    status, shown, err = cli(capsys, "show", str(disputed), "--ply", str(ply - 1))
+    assert status == 0, err
     game, state = _replayed(record)
-    assert shown.stdout.startswith(game.render(state))
-    opening = run_referee("show", str(disputed), "--ply", "1")  # inside the opening
-    assert opening.returncode == 0, opening.stderr
+    assert shown.startswith(game.render(state))
+    status, opening, err = cli(capsys, "show", str(disputed), "--ply", "1")  # in the opening
+    assert status == 0, err
     first = game.initial_state(2)
     first = first.play(game.parse_move(first, record.tag("Opening").split()[0]))  # type: ignore[union-attr]
-    assert opening.stdout.startswith(game.render(first))
-    assert "(ply 1, of the opening)" in opening.stdout
+    assert opening.startswith(game.render(first))
+    assert "(ply 1, of the opening)" in opening
 
 
 def test_an_unparsable_move_keeps_its_parse_error(tmp_path: Path) -> None:
