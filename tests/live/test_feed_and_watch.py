@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from protocol.search_info import SearchInfo, Shares
 from referee.match import PlayedMove
 from tests.report.events import MATCH, play
+from tournaments.event.stream import game_started
 from tournaments.live.watch import EventWatcher
 from tournaments.store.journal import read_journal
 from tournaments.store.live_feed import (
@@ -19,6 +21,16 @@ from tournaments.store.live_feed import (
     live_game,
     read_feed,
 )
+
+
+def _started(number: int, **changes: Any) -> dict[str, Any]:
+    """The ``game_started`` header of game ``number`` of a two-seat Trike game, with
+    ``changes``."""
+    fields: dict[str, Any] = {
+        "round_no": 1, "seats": ["a", "b"], "game": "trike", "options": [("size", "9")],
+        "start": None, "tc": "10+0.1",
+    }  # fmt: skip
+    return game_started(number=number, **{**fields, **changes})
 
 
 def _move(
@@ -37,10 +49,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_feed_is_a_header_then_a_line_per_move_and_goes_when_the_game_ends(
     tmp_path: Path,
 ) -> None:
-    with live_game(
-        tmp_path, number=7, round_no=2, seats=["a", "b"], game="trike",
-        options=[("size", "9")], start=None, tc="10+0.1",
-    ) as feed:  # fmt: skip
+    with live_game(tmp_path, _started(7, round_no=2)) as feed:
         assert feed is not None
         feed.on_move(1, _move(0, "e3"))
         feed.on_move(2, _move(1, "swap", (300, 700)))
@@ -59,10 +68,7 @@ def test_a_feed_is_a_header_then_a_line_per_move_and_goes_when_the_game_ends(
 
 
 def test_fast_moves_are_written_in_groups(tmp_path: Path) -> None:
-    with live_game(
-        tmp_path, number=3, round_no=1, seats=["a", "b"], game="trike",
-        options=[], start=None, tc="10+0.1",
-    ) as feed:  # fmt: skip
+    with live_game(tmp_path, _started(3, options=[])) as feed:
         assert feed is not None
         feed.flushed = float("inf")  # as if the last group went out just now
         feed.on_move(1, _move(0, "e3", elapsed=0.001))
@@ -75,9 +81,7 @@ def test_fast_moves_are_written_in_groups(tmp_path: Path) -> None:
 
 
 def test_no_feed_without_an_output_directory() -> None:
-    with live_game(
-        None, number=1, round_no=1, seats=["a"], game="trike", options=[], start=None, tc="inf"
-    ) as feed:
+    with live_game(None, _started(1)) as feed:
         assert feed is None
 
 
@@ -120,10 +124,7 @@ def test_the_watcher_follows_tables_finished_games_and_boards(event: Path, tmp_p
     assert status == {"text": "Report <test> & match: 4 of 4 games, finished", "complete": True}
     assert watcher.poll() == []  # nothing changed
 
-    with live_game(
-        directory, number=99, round_no=9, seats=["x<script>", "y"], game="trike",
-        options=[("size", "9")], start=None, tc="10+0.1",
-    ) as feed:  # fmt: skip
+    with live_game(directory, _started(99, round_no=9, seats=["x<script>", "y"])) as feed:
         assert feed is not None
         feed.on_move(1, _move(0, "e3", (600, 400)))
         board = [u for u in watcher.poll() if u.event == "board"]

@@ -140,10 +140,11 @@ def test_feed_lines_are_events_of_the_schema(tmp_path: Path) -> None:
     events; each attempt at a game has a file of its own."""
     assert feed_path(tmp_path, 5) != feed_path(tmp_path, 5)
     assert feed_number(feed_path(tmp_path, 5).name) == 5 and feed_number("notes.txt") is None
-    with live_game(
-        tmp_path, number=5, round_no=1, seats=["a", "b"], game="trike",
-        options=[("size", "9")], start=None, tc="10+0.1",
-    ) as feed:  # fmt: skip
+    header = stream.game_started(
+        number=5, round_no=1, seats=["a", "b"], game="trike", options=[("size", "9")],
+        start=None, tc="10+0.1",
+    )  # fmt: skip
+    with live_game(tmp_path, header) as feed:
         assert feed is not None
         search = SearchInfo(depth=3, nodes=120, score=Shares((300, 700)))
         feed.on_move(1, PlayedMove(0, "e3", 0.2, 9.5, (), 0.0, 0.2, search))

@@ -39,6 +39,7 @@ from referee.record import record_text, timing_comment
 from referee.score_rules import TAG as ADJUDICATION_TAG
 from tournaments.event.engines import hide_path
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.stream import game_started
 from tournaments.results.game import GameReport
 from tournaments.store import transcripts
 from tournaments.store.live_feed import live_game
@@ -192,13 +193,15 @@ class Slot:
         controls = setup.seat_controls(job.table)
         with live_game(
             Path(setup.out) if setup.live and setup.out is not None else None,
-            number=job.number,
-            round_no=job.round,
-            seats=names,
-            game=self.game.name,
-            options=setup.options,
-            start=job.start,
-            tc=seats_tag(controls),
+            game_started(
+                number=job.number,
+                round_no=job.round,
+                seats=names,
+                game=self.game.name,
+                options=setup.options,
+                start=job.start,
+                tc=seats_tag(controls),
+            ),
         ) as feed:
             result = await play_game(
                 self.game,

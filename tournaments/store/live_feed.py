@@ -25,14 +25,14 @@ import itertools
 import json
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from protocol.search_info import ForcedWin, SearchInfo, Shares
 from referee.match import PlayedMove
-from tournaments.event.stream import game_started, move_line
+from tournaments.event.stream import move_line
 
 LIVE_DIR = "live"
 """Subdirectory of the event directory with the files of the games in play."""
@@ -167,31 +167,13 @@ class LiveGame:
 
 
 @contextlib.contextmanager
-def live_game(
-    out: Path | None,
-    *,
-    number: int,
-    round_no: int,
-    seats: Sequence[str],
-    game: str,
-    options: Sequence[tuple[str, str]],
-    start: str | None,
-    tc: str,
-) -> Iterator[LiveGame | None]:
-    """The feed of one game while it is played, or None when there is no ``out``."""
+def live_game(out: Path | None, header: dict[str, Any]) -> Iterator[LiveGame | None]:
+    """The feed of one game while it is played, or None when there is no ``out``;
+    ``header``, the game's ``game_started`` event (``event.stream``), is its first line."""
     if out is None:
         yield None
         return
-    header = game_started(
-        number=number,
-        round_no=round_no,
-        seats=seats,
-        game=game,
-        options=options,
-        start=start,
-        tc=tc,
-    )
-    feed = LiveGame(feed_path(out, number), header)
+    feed = LiveGame(feed_path(out, header["number"]), header)
     try:
         yield feed
     finally:
