@@ -52,6 +52,15 @@ _NUMBER = r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 _SCORE_PART = re.compile(rf"-?{_NUMBER}")
 _OPTION_ITEM = r"[^\s=,]+=[^\s=,]+"
 _OPTIONS = re.compile(rf"(?:{_OPTION_ITEM}(?:,{_OPTION_ITEM})*)?")
+
+
+def option_pairs(text: str) -> list[tuple[str, str]]:
+    """The ``k=v`` items of an ``Options`` tag's text, in tag order (the one reader of
+    that text; ``_OPTIONS`` checks its form)."""
+    items = (item.partition("=") for item in text.split(",") if item)
+    return [(key, value) for key, _, value in items]
+
+
 _PLAYERS = re.compile(r"[1-9][0-9]{0,2}")
 _START = re.compile(r"\S+")
 _TERMINATIONS = {t.value: t for t in Termination}
@@ -152,7 +161,7 @@ def check_tags(tags: Sequence[tuple[str, str]]) -> None:
         raise fail("Game", f"Game must be a game id, not {values['Game']!r}")
     if not _OPTIONS.fullmatch(values["Options"]):
         raise fail("Options", f"Options must be k=v items joined by ',', not {values['Options']!r}")
-    keys = [item.split("=", 1)[0] for item in values["Options"].split(",") if item]
+    keys = [key for key, _ in option_pairs(values["Options"])]
     if len(set(keys)) != len(keys):
         raise fail("Options", f"an option is given twice in {values['Options']!r}")
     if not values["RulesVersion"]:
@@ -328,7 +337,7 @@ class GameRecord:
     def options(self) -> dict[str, str]:
         """The rule options of ``Options`` as a dict, in tag order."""
         text = self._get("Options")
-        return dict(item.split("=", 1) for item in text.split(",")) if text else {}
+        return dict(option_pairs(text))
 
     @property
     def rules_version(self) -> str:
