@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from protocol.sandbox import SandboxSettings
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
+from referee.core import Termination
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.wire import WireError, from_json, to_json
@@ -244,6 +245,34 @@ def test_keyword_only_fields_and_left_out_defaults_read() -> None:
     )
     assert from_json(Keyed, {"b": "y", "a": 1}) == Keyed(a=1, b="y")
     assert from_json(Keyed, {"a": 2}) == Keyed(a=2)
+
+
+@dataclasses.dataclass(frozen=True)
+class Kinds:
+    """One field of each other kind the codec knows."""
+
+    ending: Termination
+    mode: typing.Literal["all", "none"]
+    pair: tuple[int, str]
+    counts: dict[str, int]
+    either: int | str
+    anything: Any
+
+
+def test_enums_literals_pairs_mappings_unions_and_any_travel() -> None:
+    value = Kinds(Termination.VOID, "none", (3, "x"), {"a": 1}, "s", {"k": [1, None]})
+    assert _travel(value) == value
+    assert to_json(value)["ending"] == Termination.VOID.value
+    data = to_json(value)
+    for key, bad, expected in [
+        ("ending", "bogus", "Termination"),
+        ("mode", "some", "'all' or 'none'"),
+        ("pair", [3, 4], "str"),
+        ("counts", {"a": 1.5}, "int"),
+        ("either", 1.5, "int | str"),
+    ]:
+        with pytest.raises(WireError, match=f"^Kinds\\.{key}.*expected {expected}"):
+            from_json(Kinds, {**data, key: bad})
 
 
 @dataclasses.dataclass(frozen=True)
