@@ -35,6 +35,7 @@ from tournaments.cluster.client import ClusterError
 from tournaments.event.config import ConfigError
 from tournaments.event.openings import OpeningError
 from tournaments.html.paged.writer import ReportError
+from tournaments.play.worker import WorkerError
 from tournaments.store.journal import JournalError
 
 BAD_ENGINE = "/nonexistent/engine"
@@ -432,3 +433,26 @@ def test_a_bug_beside_user_errors_in_a_trio_run_is_shown_as_a_bug(
     assert code == 1, err
     assert "KeyError: 'seat'" in err and err.rstrip().splitlines()[-1] == BUG_LINE
     assert "referee: error:" not in err
+
+
+@pytest.mark.parametrize("bug", [None, "Traceback (most recent call last):\nKeyError: 'seat'\n"])
+def test_a_worker_process_failure_is_one_line_unless_a_bug(
+    bug: str | None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A worker killed (or failed of a user error) is one line; one that failed of a bug
+    shows the worker's traceback and the report line (``WorkerError.bug``)."""
+    import tournaments.cli.play as play_module
+
+    async def failed(*args: object, **kwargs: object) -> None:
+        await trio.lowlevel.checkpoint()
+        raise WorkerError("worker 1 stopped unexpectedly (exit status 1): KeyError: 'seat'", bug)
+
+    monkeypatch.setattr(play_module, "run_match", failed)
+    code, _, err = cli(capsys, "play", "trike", "-e", "random", "-e", "random", "--games", "1")
+    first = "worker 1 stopped unexpectedly (exit status 1): KeyError: 'seat'"
+    if bug is None:
+        assert (code, err) == (2, f"referee: error: {first}\n")
+    else:
+        assert code == 1, err
+        assert f"WorkerError: {first}\n{bug}" in err  # the worker's own traceback
+        assert err.rstrip().splitlines()[-1] == BUG_LINE and "referee: error:" not in err

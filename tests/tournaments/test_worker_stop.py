@@ -10,10 +10,12 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
+import tournaments.play.worker as worker_module
 from protocol.reaper import children
 from protocol.spec import EngineSpec
 from tests.procs import live_with
@@ -23,6 +25,7 @@ from tournaments.event.plan import Plan
 from tournaments.event.wire import to_json
 from tournaments.play.worker import (
     MAX_MESSAGE_BYTES,
+    Hello,
     LineReader,
     WorkerError,
     _Worker,
@@ -57,11 +60,51 @@ def test_a_first_message_the_worker_cannot_read_is_one_error_line(tmp_path: Path
         env={**worker_environment(), "REFEREE_DEBUG": "0"},
     )  # fmt: skip
     assert done.returncode == 1
-    assert [json.loads(line) for line in done.stdout.splitlines()] == [
-        {"error": "tournaments.event.wire.WireError: "
-         "Hello.setup.entrants[1].nodes: expected int, not 'many'"}
-    ]  # fmt: skip
+    [message] = [json.loads(line) for line in done.stdout.splitlines()]
+    assert message["error"] == (
+        "tournaments.event.wire.WireError: "
+        "Hello.setup.entrants[1].nodes: expected int, not 'many'"
+    )
+    # Not a user error (the runner wrote that message): the runner shows where it failed.
+    trace = message["traceback"]
+    assert trace.startswith("Traceback (most recent call last):") and "WireError" in trace
+    assert set(message) == {"error", "traceback"}
     assert done.stderr == ""
+
+
+def test_a_worker_that_fails_of_a_bug_hands_its_traceback_to_the_runner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that fails of an exception that is not a user error (here: a first
+    message the runner got wrong) is a bug: the runner's ``WorkerError`` carries the
+    worker's traceback, for the command line to show with the report line."""
+    def corrupted(value: object) -> Any:
+        data = to_json(value)  # the codec the worker module writes with
+        if isinstance(value, Hello):
+            data["setup"]["entrants"][1]["nodes"] = "many"
+        return data
+
+    monkeypatch.setattr(worker_module, "to_json", corrupted)
+
+    async def main() -> None:
+        async with open_workers(_setup([tmp_path / "a.log", tmp_path / "b.log"]), [1]):
+            pass
+
+    error: BaseException | None = None
+    try:
+        trio.run(main)
+    except BaseException as exc:
+        error = exc
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    assert isinstance(error, WorkerError), error
+    assert error.bug is not None and error.bug.startswith("Traceback (most recent call last)")
+    lines = str(error).splitlines()
+    assert lines[0] == (
+        "worker 1 stopped unexpectedly (exit status 1): tournaments.event.wire.WireError: "
+        "Hello.setup.entrants[1].nodes: expected int, not 'many'"
+    )
+    assert lines[-1] == "tournaments.event.wire.WireError: " + lines[0].rsplit("WireError: ")[1]
 
 
 def test_engines_of_a_finished_run_end_on_quit_not_by_signal(tmp_path: Path) -> None:

@@ -136,7 +136,7 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
         raise typer.Exit(130) from None
     except WorkerError as exc:  # a killed worker process: one line, the games kept
         saved = f"; the {len(scored)} finished game(s) are in {out}" if out and scored else ""
-        raise UserError(f"{exc}{saved}") from None
+        raise exc.reported(saved) from None  # a bug in the worker: its traceback
     except TournamentError as exc:  # a game stayed void: the match cannot go on
         if not scored:
             raise UserError(f"no game could be played: {exc}") from None

@@ -41,7 +41,6 @@ from tournaments.event.config import (
 from tournaments.event.knockout import bracket_json, bracket_lines
 from tournaments.event.plan import Plan
 from tournaments.html.page import page
-from tournaments.play.errors import TournamentError
 from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts, summary_json
@@ -354,9 +353,9 @@ def run_and_report(setup: TournamentSetup, options: TournamentOptions) -> None:
             )
         display.clear()
         _final_tables(plan, directory, result, err=to_stderr)
-    except WorkerError as exc:  # a bug or a killed worker: one line, and how to go on
+    except WorkerError as exc:  # a killed worker: one line, and how to go on (a bug: its trace)
         display.clear()
-        raise TournamentError(f"{exc}; continue with --resume") from None
+        raise exc.reported("; continue with --resume") from None
     except KeyboardInterrupt:  # a signal during the games or the final tables
         display.clear()
         _interrupted(directory, done[0] if done else None)

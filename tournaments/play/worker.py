@@ -51,8 +51,10 @@ import trio
 from protocol import reaper
 from protocol.errors import ProtocolViolation
 from protocol.lines import LineBuffer
+from referee.errors import UserError
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.wire import from_json, to_json
+from tournaments.play.errors import TournamentError
 from tournaments.play.slot import Slot
 from tournaments.results.game import GameReport
 
@@ -67,7 +69,22 @@ ORPHAN_POLL = 0.01
 
 
 class WorkerError(RuntimeError):
-    """A worker process failed (a bug, or it was killed); one line."""
+    """A worker process failed (a bug, or it was killed); one line, unless a bug.
+
+    ``bug`` is the worker's traceback when it failed of an exception that is not a
+    ``UserError`` (a bug), appended to the message; None when it was killed, or failed
+    of a user error (a transcript that cannot be written), which the command line
+    prints as one line."""
+
+    def __init__(self, message: str, bug: str | None = None) -> None:
+        super().__init__(message if bug is None else f"{message}\n{bug.rstrip()}")
+        self.bug = bug
+
+    def reported(self, advice: str = "") -> Exception:
+        """What the command line raises for this failure: a ``TournamentError`` of one
+        line ending with ``advice`` when the worker was killed (or failed of a user
+        error); this error itself when a bug, so that its traceback shows."""
+        return self if self.bug is not None else TournamentError(f"{self}{advice}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +225,8 @@ async def _worker_main() -> None:
             while isinstance(first, BaseExceptionGroup) and first.exceptions:
                 first = first.exceptions[0]
             message = {"error": "".join(traceback.format_exception_only(first)).strip()}
+            if not isinstance(first, UserError):  # a bug: the runner shows where it was
+                message["traceback"] = "".join(traceback.format_exception(first))
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                 await stdout.send_all(_encode(message))
             raise
@@ -246,6 +265,8 @@ class _Worker:
         self.waiting: dict[int, trio.MemorySendChannel[GameReport | BaseException]] = {}
         """Who waits for the report of each game number sent to this worker."""
         self.failure: str | None = None
+        self.trace: str | None = None
+        """The worker's traceback when it failed of a bug (``WorkerError.bug``)."""
         self.dead: WorkerError | None = None
         self.cpu: tuple[float, float] = (0.0, 0.0)
         self.started = reaper.start_time(process.pid)
@@ -256,7 +277,11 @@ class _Worker:
             try:
                 await self.stdin.send_all(_encode(message))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
-                raise WorkerError(self.describe_failure()) from None
+                raise self.failed() from None
+
+    def failed(self) -> WorkerError:
+        """The error of this worker's failure (with its traceback when a bug)."""
+        return WorkerError(self.describe_failure(), self.trace)
 
     def describe_failure(self) -> str:
         code = self.process.returncode
@@ -278,6 +303,8 @@ class _Worker:
                         waiting.send_nowait(report)
                 elif "error" in message:
                     self.failure = str(message["error"])
+                    trace = message.get("traceback")
+                    self.trace = str(trace) if trace is not None else None
                 elif "cpu" in message:
                     own, engines = message["cpu"]
                     self.cpu = (float(own), float(engines))
@@ -289,7 +316,7 @@ class _Worker:
             await self.process.wait()
         if self.process.returncode is not None:  # its engines are ours now: end them
             await reap_orphans(self.process.pid, self.started)
-        error = WorkerError(self.describe_failure())
+        error = self.failed()
         self.ready.set()
         self.dead = error
         for send in self.waiting.values():
@@ -418,7 +445,7 @@ async def open_workers(
             for worker in workers:
                 await worker.ready.wait()
                 if worker.process.returncode is not None:
-                    raise WorkerError(worker.describe_failure())
+                    raise worker.failed()
             yield [WorkerSlot(w, i) for w in workers for i in range(w.slots)]
         finally:
             with trio.CancelScope(shield=True):
