@@ -12,7 +12,7 @@ import pytest
 from protocol.search_info import ForcedWin, Shares
 from referee.record import read_records
 from referee.registry import GAMES, make_game
-from tests.clirun import run_referee
+from tests.clirun import cli, run_referee
 
 pytestmark = pytest.mark.processes
 
@@ -55,16 +55,17 @@ nodes = {NODES}
 
 @pytest.mark.parametrize(("name", "players"), _cases())
 def test_mcts_plays_greedy_and_its_records_are_confirmed(
-    tmp_path: Path, name: str, players: int
+    tmp_path: Path, name: str, players: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "event.toml"
     config.write_text(event(name, players))
     out = tmp_path / "out"
     ran = run_referee("tournament", str(config), "--out", str(out))
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    judged = run_referee("adjudicate", str(out / "games.tgn"), "--json")
-    assert judged.returncode == 0, judged.stdout + judged.stderr
-    verdicts = [json.loads(line) for line in judged.stdout.splitlines() if line.strip()]
+    # A file of a few games is judged in the calling process: here, this one.
+    status, judged, err = cli(capsys, "adjudicate", str(out / "games.tgn"), "--json")
+    assert status == 0, judged + err
+    verdicts = [json.loads(line) for line in judged.splitlines() if line.strip()]
     assert [v["verdict"] for v in verdicts] == ["confirmed"] * players
 
     records = read_records(out / "games.tgn")
