@@ -13,6 +13,7 @@ import trio
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Outcome, Termination
+from referee.errors import PathError, UserError
 from referee.match import RUNNER_LATE
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job, SlotSetup
@@ -111,7 +112,7 @@ async def run_with(
             nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
         (error,) = group.exceptions
-        raise error from None
+        raise error from error.__cause__  # a bug's chain to the task's error kept
     return got, client
 
 
@@ -178,11 +179,35 @@ async def test_a_lost_scheduler_is_one_line() -> None:
         await run_with(messages, games=2, batch=2)
 
 
-async def test_a_failing_task_is_one_line() -> None:
+async def test_a_task_failing_of_a_user_error_is_one_line() -> None:
+    full = PathError("cannot write out/logs/transcripts-1.log: No space left on device\nmore")
+
     def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
-        return [("task", key, ("error", (OSError, OSError("disk full\nmore"), None)))]
+        return [("task", key, ("error", (PathError, full, None)))]
 
     with pytest.raises(
-        ClusterError, match=r"^a game task failed on the cluster \(OSError: disk full\)"
+        ClusterError,
+        match=r"^a game task failed on the cluster \(PathError: cannot write out/logs/"
+        r"transcripts-1.log: No space left on device\); continue with --resume$",
     ):
         await run_with(messages, games=1, batch=1)
+
+
+async def test_a_task_failing_of_a_bug_is_no_user_error() -> None:
+    """Any other exception (an ``OSError`` too) is a bug in the task: not a
+    ``ClusterError`` of one line but an error chained to the task's own, whose
+    traceback the command line shows with the report line."""
+    try:
+        raise KeyError("seat")
+    except KeyError as exc:
+        bug = exc
+
+    def messages(key: str, numbers: list[int]) -> list[tuple[str, str, Any]]:
+        return [("task", key, ("error", (KeyError, bug, bug.__traceback__)))]
+
+    with pytest.raises(
+        RuntimeError, match=r"^a game task failed on the cluster \(KeyError: 'seat'\)$"
+    ) as info:
+        await run_with(messages, games=1, batch=1)
+    assert not isinstance(info.value, UserError)
+    assert info.value.__cause__ is bug and bug.__traceback__ is not None

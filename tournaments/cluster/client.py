@@ -288,10 +288,13 @@ class ClusterGames:
             self._resubmit_lost(phase, tag, phase.tasks[tag], "its task killed its workers")
             return
         detail = str(error).splitlines()[0] if str(error) else ""
-        raise ClusterError(
-            f"a game task failed on the cluster ({type(error).__name__}: {detail}); "
-            "continue with --resume"
-        )
+        failed = f"a game task failed on the cluster ({type(error).__name__}: {detail})"
+        if not isinstance(error, UserError):  # a bug in the task: its traceback, not one line
+            trace = result[2] if isinstance(result, tuple) and len(result) == 3 else None
+            if isinstance(error, BaseException):
+                raise RuntimeError(failed) from error.with_traceback(trace)
+            raise RuntimeError(failed)
+        raise ClusterError(f"{failed}; continue with --resume")
 
     def _accept(
         self, phase: _Phase, tag: str, data: Any, submit: Callable[[GameReport], None]
