@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.reaper import children
+
 
 @dataclass(frozen=True, slots=True)
 class ProcInfo:
@@ -71,3 +73,35 @@ def group_members(pgids: list[int]) -> list[int]:
     """Live pids in any of the process groups ``pgids`` (engines lead their own groups)."""
     wanted = set(pgids)
     return [p.pid for p in processes() if p.pgid in wanted and p.state != "Z"]
+
+
+def descendants(pid: int) -> list[int]:
+    """The pids below ``pid`` now, parents first."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in children(todo.pop()):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def reap_adopted(pids: list[int], seconds: float = 5.0) -> None:
+    """Reap those of ``pids`` that were orphaned to this process and have ended.
+
+    Once an engine has run in the test process it is a subreaper (``protocol.reaper``):
+    what a killed helper process leaves is reparented to it, and its zombies would stay
+    for the rest of the run. Waits up to ``seconds`` for them to end; pids that are not
+    our children are left alone."""
+    deadline = time.monotonic() + seconds
+    pending = set(pids)
+    while pending and time.monotonic() < deadline:
+        for pid in list(pending):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # not ours (or already reaped)
+                done = pid
+            if done:
+                pending.discard(pid)
+        if pending:
+            time.sleep(0.02)

@@ -19,7 +19,7 @@ from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tests.hostile import ROOT
-from tests.procs import left_after, live_with
+from tests.procs import descendants, left_after, live_with, reap_adopted
 
 GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
 THINK_SECONDS = 15
@@ -82,8 +82,10 @@ def test_the_engine_dies_with_a_killed_referee(bwrap: None, warden: str) -> None
         try:
             assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
             assert live_with(marker)
+            below = descendants(holder.pid)
             holder.send_signal(signal.SIGKILL)
             holder.wait()
             assert left_after(marker, 10) == []
+            reap_adopted(below)  # what the holder left to us, a subreaper, once dead
         finally:
             holder.kill()
