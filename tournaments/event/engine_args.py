@@ -11,7 +11,8 @@ An ``-e`` argument is one of two kinds:
 
 It is read as settings when every word is ``KEY=VALUE`` and at least one key is one of
 ``SETTING_KEYS`` (so ``mine=./engine`` stays ``NAME=COMMAND``); then every key must be
-known and ``cmd`` must be there. The keys are a config entrant's (``EntrantConfig``), with
+known and ``cmd`` must be there. The keys are a config entrant's (``EntrantConfig``: each
+key's kind, text, whole number or switch, is read from the model's own fields), with
 cutechess's spellings beside them (``cmd``, ``dir``, ``option.NAME``, ``st``,
 ``plies`` for ``depth``); the
 result is the mapping a config file's ``[[entrants]]`` table gives, so the config's own
@@ -28,30 +29,47 @@ import os
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
 from referee.errors import UserError
+from tournaments.event.config import EntrantConfig
 
 _WORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*)=(.*)$", re.DOTALL)
 
 _ALIASES = {"cmd": "command", "dir": "cwd", "plies": "depth"}
 """cutechess/fastchess spellings of a config entrant's keys."""
-_TEXT_KEYS = ("name", "command", "cwd", "tc", "sandbox")
-_WHOLE_KEYS = (
-    "nodes",
-    "depth",
-    "max_memory_mb",
-    "max_cpu_seconds",
-    "max_processes",
-    "max_scratch_mb",
-)
-_SWITCH_KEYS = ("restart",)
+
+_UNIONS = (Union, UnionType)
+
+
+def _keys_holding(*kinds: Any) -> tuple[str, ...]:
+    """The config entrant's keys whose value (None aside) is one of ``kinds``, in the
+    model's order: each key's kind is read from ``EntrantConfig`` itself, so a key
+    added there is an ``-e`` setting with no change here."""
+    found = []
+    for name, info in EntrantConfig.model_fields.items():
+        hint = info.annotation
+        members = set(get_args(hint)) - {type(None)} if get_origin(hint) in _UNIONS else {hint}
+        if all(m in kinds or get_origin(m) in kinds for m in members):
+            found.append(name)
+    return tuple(found)
+
+
+_TEXT_KEYS = _keys_holding(str, Literal)
+"""``name``, ``command``, ``cwd``, ``tc``, ``sandbox``: as written (the config checks them)."""
+_WHOLE_KEYS = _keys_holding(int)
+"""The limits (``nodes``, ``depth``, ``max_memory_mb``...): whole numbers."""
+_SWITCH_KEYS = _keys_holding(bool)
+"""``restart``: a yes/no switch."""
 _PREFIXES = {"option": "options", "env": "env"}
 """``option.NAME=V`` and ``env.NAME=V``: one engine option or environment variable."""
 
-SETTING_KEYS = (
-    "name", "cmd", "command", "args", "dir", "cwd", "tc", "st", "plies", "sandbox",
-    "restart", *_WHOLE_KEYS, "option.NAME", "env.NAME",
+SETTING_KEYS = tuple(
+    dict.fromkeys(
+        ("name", "cmd", "command", "args", "dir", "cwd", "tc", "st", "plies", "sandbox",
+         *_SWITCH_KEYS, *_TEXT_KEYS, *_WHOLE_KEYS, "option.NAME", "env.NAME")
+    )
 )  # fmt: skip
 """The keys of an ``-e`` setting, as the help and the errors list them."""
 _OWN_KEYS = ("name", "command", "args")
