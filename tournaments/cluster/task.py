@@ -37,9 +37,9 @@ from typing import Any
 import trio
 
 from bots.cbuild import BuildError
+from protocol.errors import EngineSetupError
 from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
-from referee.errors import UserError
 from tournaments.checks.check_engine import check_engine
 from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
@@ -60,7 +60,7 @@ worker a wake-up of its event loop (and the GIL) per game, 40% of the throughput
 instant engines; games longer than this still go out one by one as they end."""
 
 
-class EntrantError(UserError):
+class EntrantError(EngineSetupError):
     """An entrant's engine cannot be resolved on this worker; one line."""
 
 

@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bots.cbuild import build_c_engine
+from protocol.errors import EngineSetupError
 from protocol.sandbox.host import foreign_dirs, program_dirs
 from protocol.spec import EngineSpec
-from referee.errors import UserError
 
 
 def _python_bot(name: str) -> Callable[[], tuple[str, ...]]:
@@ -45,7 +45,7 @@ _NAMED = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$", re.DOTALL)
 def resolve_engine(text: str) -> EngineSpec:
     """An ``EngineSpec`` from one ``--engine`` argument.
 
-    :raises UserError: an empty or unbalanced command (one-line message).
+    :raises EngineSetupError: an empty or unbalanced command (one-line message).
     :raises bots.cbuild.BuildError: a built-in C engine that cannot be built.
     """
     text = text.strip()
@@ -83,17 +83,17 @@ def check_runnable(spec: EngineSpec) -> None:
     one without on ``PATH`` (the engine's own ``PATH`` if its environment sets one),
     as the spawn will. Whether it then speaks the protocol is the game's business.
 
-    :raises UserError: one line naming the program.
+    :raises EngineSetupError: one line naming the program.
     """
     program = spec.argv[0]
     if spec.cwd is not None and not os.path.isdir(spec.cwd):
-        raise UserError(f"cannot run {program!r}: no directory {spec.cwd!r}")
+        raise EngineSetupError(f"cannot run {program!r}: no directory {spec.cwd!r}")
     if os.sep in program:
         found: str | None = os.path.join(spec.cwd or os.curdir, program)
     else:
         found = shutil.which(program, path=(spec.env or {}).get("PATH"))
     if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
-        raise UserError(f"cannot run {program!r}: not an executable file")
+        raise EngineSetupError(f"cannot run {program!r}: not an executable file")
 
 
 SANDBOX_USER = "nobody"
@@ -145,7 +145,7 @@ def check_sandbox_access(spec: EngineSpec, *, as_root: bool | None = None) -> No
     search; the sandbox makes the directories above it itself). Otherwise it runs as the
     referee's user, whom ``os.access`` asks about.
 
-    :raises UserError: one line naming the file and the fix.
+    :raises EngineSetupError: one line naming the file and the fix.
     """
     if spec.sandbox is None:
         return
@@ -155,13 +155,13 @@ def check_sandbox_access(spec: EngineSpec, *, as_root: bool | None = None) -> No
         if not root:
             if not os.access(path, os.R_OK | (os.X_OK if run else 0)):
                 need = "read and run" if run else "read"
-                raise UserError(f"cannot run {path!r} in the sandbox: you cannot {need} it")
+                raise EngineSetupError(f"cannot run {path!r} in the sandbox: you cannot {need} it")
             continue
         mode = os.stat(path).st_mode
         wanted = stat.S_IROTH | (stat.S_IXOTH if run else 0)
         if mode & wanted != wanted:
             fix = "o+rx" if run else "o+r"
-            raise UserError(
+            raise EngineSetupError(
                 f"cannot run {path!r} in the sandbox: its user ({SANDBOX_USER}) cannot"
                 f" {'read and run' if run else 'read'} it: make it readable by others"
                 f" (chmod {fix} {shlex.quote(path)})"
@@ -169,7 +169,7 @@ def check_sandbox_access(spec: EngineSpec, *, as_root: bool | None = None) -> No
         # The directory is mounted as it is; the sandbox makes the ones above it itself.
         parent = os.path.dirname(path)
         if not os.stat(parent).st_mode & stat.S_IXOTH:
-            raise UserError(
+            raise EngineSetupError(
                 f"cannot run {path!r} in the sandbox: its user ({SANDBOX_USER}) cannot"
                 f" enter {parent!r}: make it searchable by others"
                 f" (chmod o+rx {shlex.quote(parent)})"
