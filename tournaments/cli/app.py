@@ -30,7 +30,7 @@ from tournaments.checks.check_engine import check_engine
 from tournaments.cli.adjudicate import adjudicate_command
 from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.help_text import readable
-from tournaments.cli.play import NOT_STARTED, check_appendable, match_plan, play_match
+from tournaments.cli.play import NOT_STARTED, PlayOptions, play_match, play_setup
 from tournaments.cli.report import report_command
 from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
 from tournaments.cli.sandbox import (
@@ -54,14 +54,7 @@ from tournaments.cli.tournament import (
     standings_command,
     tournament_command,
 )
-from tournaments.cli.tournament_setup import (
-    clock_flag,
-    engine_entrants,
-    engines_line,
-    openings_section,
-)
 from tournaments.event.engines import check_runnable, resolve_engine
-from tournaments.store.transcripts import MODES as TRANSCRIPT_MODES
 
 app = typer.Typer(
     name="referee",
@@ -216,44 +209,15 @@ def play_command(
     The match is a one-encounter event played as a tournament's games are: a void game is
     played again (3 times at most), records carry the same tags.
     """
-    if transcripts not in TRANSCRIPT_MODES:
-        raise UserError(f"bad --transcripts {transcripts!r}: expected all, failures or none")
-    _game(game_name, option).check_players(len(engine))  # before the config: its own line
-    settings: dict[str, Any] = {
-        "game": game_name,
-        "games": games,
-        "seed": seed,
-        "tc": tc,
-        "movetime_ms": movetime,
-        "margin_ms": margin,
-        "concurrency": concurrency,
-        "transcripts": transcripts,
-        "options": parse_rule_options(option),
-    }
-    if openings is not None or opening_plies is not None:
-        settings["openings"] = openings_section(openings, opening_plies)
-    if cluster is not None:
-        settings["cluster"] = {"address": cluster}
-    if out is not None:
-        check_appendable(out)
-    clock = clock_flag(tc, movetime)
-    entrants, shared = engine_entrants(engine, each, nodes=nodes, depth=depth, clock=clock)
-    plan = match_plan(
-        {k: v for k, v in settings.items() if v is not None},
-        entrants,
-        shared=shared,
-        max_plies=max_plies,
-        resign=resign,
-        draw=draw,
-        sandbox=sandbox_mode(sandbox),
-        limits=SandboxLimits(sandbox_memory, sandbox_cpu, sandbox_procs),
-        hidden=[out] if out is not None else [],
-    )
-    engines = engines_line(plan)
-    if engines is not None:
-        typer.echo(engines)
-    play_match(plan, out, quiet=quiet)
-
+    options = PlayOptions(
+        game=game_name, engine=engine, tc=tc, movetime=movetime, margin=margin, games=games,
+        seed=seed, option=option, out=out, max_plies=max_plies, quiet=quiet, nodes=nodes,
+        depth=depth, each=each, resign=resign, draw=draw, sandbox=sandbox,
+        sandbox_memory=sandbox_memory, sandbox_cpu=sandbox_cpu, sandbox_procs=sandbox_procs,
+        transcripts=transcripts, concurrency=concurrency, openings=openings,
+        opening_plies=opening_plies, cluster=cluster,
+    )  # fmt: skip
+    play_match(play_setup(options), options.out, quiet=options.quiet)
 
 app.command("adjudicate")(adjudicate_command)
 

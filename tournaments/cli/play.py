@@ -1,7 +1,9 @@
 """The body of ``referee play`` (its options are declared in ``app``): a match is a
 one-encounter event.
 
-``match_plan`` makes the match's config (the event model a tournament has: entrants,
+``play_command`` bundles its options into a ``PlayOptions``; ``play_setup`` checks the
+ones the config does not (the seat count, the record file) and ``match_plan`` makes the
+match's config (the event model a tournament has: entrants,
 the game, the clock, the number of games, the seed, openings, adjudication) and checks it
 with ``Plan.from_config``, as ``tournament`` does; ``play_match`` runs it through the
 tournament's driver (``tournaments.runner.match``) and prints a line per game and the
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +23,19 @@ from tabulate import tabulate
 
 from referee.core import Outcome
 from referee.errors import UserError
+from referee.match import DEFAULT_MAX_PLIES
 from referee.record import sync_file
+from referee.registry import make_game
 from tournaments.cli.progress import game_line, void_line
-from tournaments.cli.sandbox import SandboxLimits, with_limits
+from tournaments.cli.rules import parse_rule_options
+from tournaments.cli.sandbox import SandboxLimits, sandbox_mode, with_limits
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament_setup import (
     check_local_engines,
+    clock_flag,
+    engine_entrants,
+    engines_line,
+    openings_section,
     with_command_line_adjudication,
     with_shared_limits,
 )
@@ -36,12 +46,99 @@ from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.standings import has_game_points, standings, standings_table
 from tournaments.runner.match import MatchResult, run_match
+from tournaments.store.transcripts import MODES as TRANSCRIPT_MODES
 
 MATCH_EVENT = "referee match"
 """The ``Event`` tag of ``play``'s records."""
 
 NOT_STARTED = "interrupted before the first game (nothing written): run the same command again"
 """What a stop while the match is set up (the config read, the engines checked) ends with."""
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """``referee play``'s options as given (None: not given); the names are the command's
+    parameters (``play --help`` says what each means), ``game`` its GAME argument."""
+
+    game: str
+    engine: list[str]
+    tc: str | None = None
+    movetime: int | None = None
+    margin: int = 50
+    games: int = 2
+    seed: int = 1
+    option: list[str] | None = None
+    out: Path | None = None
+    max_plies: int = DEFAULT_MAX_PLIES
+    quiet: bool = False
+    nodes: int | None = None
+    depth: int | None = None
+    each: list[str] | None = None
+    resign: str | None = None
+    draw: str | None = None
+    sandbox: str | None = None
+    sandbox_memory: int | None = None
+    sandbox_cpu: int | None = None
+    sandbox_procs: int | None = None
+    transcripts: str = "failures"
+    concurrency: int = 1
+    openings: Path | None = None
+    opening_plies: int | None = None
+    cluster: str | None = None
+
+
+def play_setup(options: PlayOptions) -> Plan:
+    """The checked plan of the match ``options`` describe (``match_plan``), once the
+    record file (``--out``) is known to take records; prints the ``Engines:`` line.
+
+    :raises UserError: a bad option (``--transcripts``, a seat count the game does not
+        have: each its own line, before the config), or as ``match_plan``.
+    """
+    if options.transcripts not in TRANSCRIPT_MODES:
+        raise UserError(
+            f"bad --transcripts {options.transcripts!r}: expected all, failures or none"
+        )
+    rule_options = parse_rule_options(options.option)
+    make_game(options.game, rule_options).check_players(len(options.engine))
+    settings: dict[str, Any] = {
+        "game": options.game,
+        "games": options.games,
+        "seed": options.seed,
+        "tc": options.tc,
+        "movetime_ms": options.movetime,
+        "margin_ms": options.margin,
+        "concurrency": options.concurrency,
+        "transcripts": options.transcripts,
+        "options": rule_options,
+    }
+    if options.openings is not None or options.opening_plies is not None:
+        settings["openings"] = openings_section(options.openings, options.opening_plies)
+    if options.cluster is not None:
+        settings["cluster"] = {"address": options.cluster}
+    if options.out is not None:
+        check_appendable(options.out)
+    entrants, shared = engine_entrants(
+        options.engine,
+        options.each,
+        nodes=options.nodes,
+        depth=options.depth,
+        clock=clock_flag(options.tc, options.movetime),
+    )
+    plan = match_plan(
+        {k: v for k, v in settings.items() if v is not None},
+        entrants,
+        shared=shared,
+        max_plies=options.max_plies,
+        resign=options.resign,
+        draw=options.draw,
+        sandbox=sandbox_mode(options.sandbox),
+        limits=SandboxLimits(options.sandbox_memory, options.sandbox_cpu, options.sandbox_procs),
+        hidden=[options.out] if options.out is not None else [],
+    )
+    engines = engines_line(plan)
+    if engines is not None:
+        typer.echo(engines)
+    return plan
 
 
 def match_plan(

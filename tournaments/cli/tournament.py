@@ -307,27 +307,8 @@ def run_and_report(setup: TournamentSetup, options: TournamentOptions) -> None:
     """
     plan, directory = setup.plan, setup.directory
     live_address = parse_live(options.live) if options.live is not None else None
-    # With --events - the standard output holds the JSON lines only: the rest goes to stderr.
-    to_stderr = options.events == "-"
-    display = ProgressDisplay(sys.stderr if to_stderr else sys.stdout, quiet=options.quiet)
-
-    def say(text: str, nl: bool = True) -> None:
-        typer.echo(text, nl=nl, err=to_stderr)
-
+    lines = _RunLines(options)
     log, log_file = _event_log(options.events, options.events_moves)
-
-    done: list[int] = []  # finished games as of the last one journaled (an interrupt
-    # then says so without reading the directory back)
-
-    def on_game(report: GameReport, progress: Progress) -> None:
-        done[:] = [progress.done]
-        display.game(report, progress)
-
-    def on_standings(summary: Summary) -> None:  # --rating-interval
-        display.clear()
-        say("")
-        say(render(summary, "plain"))
-
     view = (
         live_server(directory, live_address)
         if live_address is not None
@@ -342,28 +323,50 @@ def run_and_report(setup: TournamentSetup, options: TournamentOptions) -> None:
                     plan,
                     directory,
                     resume=options.resume,
-                    on_game=on_game,
+                    on_game=lines.game,
                     live=live_address is not None,
                     keep_played=False,
                     wait=options.wait / 1000,
                     standings_every=options.rating_interval,
-                    on_standings=on_standings,
+                    on_standings=lines.standings,
                     events=log,
                 )
             )
-        display.clear()
-        _final_tables(plan, directory, result, err=to_stderr)
+        lines.display.clear()
+        _final_tables(plan, directory, result, err=lines.err)
     except WorkerError as exc:  # a killed worker: one line, and how to go on (a bug: its trace)
-        display.clear()
+        lines.display.clear()
         raise exc.reported("; continue with --resume") from None
     except KeyboardInterrupt:  # a signal during the games or the final tables
-        display.clear()
-        _interrupted(directory, done[0] if done else None)
+        lines.display.clear()
+        _interrupted(directory, lines.done)
     finally:
         if log_file is not None and log_file is not sys.stdout:
             log_file.close()
         if log is not None and log.error is not None:
             typer.echo(f"referee: note: the event stream stopped: {log.error}", err=True)
+
+
+class _RunLines:
+    """What a run prints as it goes: a line per game (and the progress line on a
+    terminal) and the ``--rating-interval`` standings; on the standard error with
+    ``--events -`` (the standard output then holds the JSON lines only). Keeps the
+    finished games as of the last one journaled, which an interrupt's line names
+    without reading the directory back."""
+
+    def __init__(self, options: TournamentOptions) -> None:
+        self.err = options.events == "-"
+        self.display = ProgressDisplay(sys.stderr if self.err else sys.stdout, quiet=options.quiet)
+        self.done: int | None = None
+
+    def game(self, report: GameReport, progress: Progress) -> None:
+        self.done = progress.done
+        self.display.game(report, progress)
+
+    def standings(self, summary: Summary) -> None:
+        self.display.clear()
+        typer.echo("", err=self.err)
+        typer.echo(render(summary, "plain"), err=self.err)
 
 
 def _final_tables(plan: Plan, directory: Path, result: RunResult, *, err: bool) -> None:
