@@ -260,8 +260,11 @@ def check_local_engines(plan: Plan) -> None:
     """
     if plan.config.cluster.address is None:
         require_sandbox(plan.entrants)
-        start_timeout = plan.config.start_timeout
-        run_until_signalled(lambda: check_features(plan.entrants, start_timeout=start_timeout))
+        if any(spec.required_features for spec in plan.entrants):  # else nothing to start
+            start_timeout = plan.config.start_timeout
+            run_until_signalled(
+                lambda: check_features(plan.entrants, start_timeout=start_timeout)
+            )
 
 
 @dataclass(frozen=True)
