@@ -9,8 +9,8 @@ Figures, not assertions: targets are compared by the person reading them.
   own per-ply overhead: the time from the arrival of one move to the writing of the
   next request (parse, validate, clock, format), median and 99th percentile.
 * tournament: a 2-entrant Trike tournament between two instances of one engine,
-  through the tournament runner (journal synced per game, ``games.tgn``,
-  transcripts, ``results.json``) at a given concurrency (worker processes by
+  through the tournament runner (journal synced in groups, at most every 50 ms,
+  ``games.tgn``, transcripts, ``results.json``) at a given concurrency (worker processes by
   default from concurrency 2). Plies per second over the wall time from the slots
   being ready to the last game (start-up reported apart), the referee's per-ply
   overhead as above, every move's round trip (median, p99, max: what an engine's
