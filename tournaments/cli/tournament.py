@@ -303,7 +303,8 @@ def run_and_report(setup: TournamentSetup, options: TournamentOptions) -> None:
     tables. A stop signal ends it with what was kept and how to go on (exit 130).
 
     :raises ConfigError: a bad ``--live`` address or ``--events`` target.
-    :raises TournamentError: a worker process failed (one line, with the resume hint).
+    :raises TournamentError: a worker process was killed (one line, with the resume hint);
+        ``WorkerError``: a worker failed of a bug (its traceback shows).
     """
     plan, directory = setup.plan, setup.directory
     live_address = parse_live(options.live) if options.live is not None else None
