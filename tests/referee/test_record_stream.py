@@ -170,6 +170,7 @@ def test_an_overlong_game_is_skipped_and_reading_goes_on(tmp_path: Path) -> None
     assert max(len(b.data) for b in batches) < 3000 + 512
 
 
+@pytest.mark.marathon  # a big fuzz: the streaming reader against the text one
 @settings(max_examples=150, deadline=None)
 @given(st.lists(records(), min_size=1, max_size=4), _EDITS, st.integers(1, 300))
 def test_streaming_reads_as_the_text_reader(
@@ -201,6 +202,7 @@ def test_streaming_reads_as_the_text_reader(
         assert parse_records(text, str(path)) == good
 
 
+@pytest.mark.marathon  # a big fuzz: the streaming reader against the text one
 @settings(max_examples=300, deadline=None)
 @given(records(), _EDITS)
 def test_the_fast_paths_read_as_the_slow_one(
