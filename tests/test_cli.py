@@ -1,7 +1,7 @@
 """The ``referee`` command line end to end: the commands that only compute (games,
-perft, refusals of bad input) through the console script's ``main`` in this process
-(``cli``; ``tests/test_cli_bad_input.py`` also runs the real executable), matches and
-adjudication as a real process."""
+perft, refusals of bad input, adjudication of a one-game file) through the console
+script's ``main`` in this process (``cli``; ``tests/test_cli_bad_input.py`` also runs the
+real executable), matches and the adjudication of their records as real processes."""
 
 from __future__ import annotations
 
@@ -79,19 +79,21 @@ def test_records_may_go_to_dev_null() -> None:
     assert "records appended to /dev/null" in done.stdout
 
 
-def test_an_unreadable_game_is_invalid_record_with_line_and_column(tmp_path: Path) -> None:
+def test_an_unreadable_game_is_invalid_record_with_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.tgn"
     path.write_text('[Game "trike"\n\ne3 *\n')
-    done = referee("adjudicate", str(path))
-    assert done.returncode == 1, done.stderr
-    assert done.stdout.splitlines() == [
+    status, out, err = cli(capsys, "adjudicate", str(path))  # one batch: no worker process
+    assert status == 1, err
+    assert out.splitlines() == [
         f"game 1: invalid-record: {path}:1:14: bad tag: expected ']' after the value",
         "1 game(s), 1 disputed",
     ]
     path.write_text("no tag line here\n")  # no game at all: the wrong file
-    done = referee("adjudicate", str(path))
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.strip().splitlines() == [
+    status, out, err = cli(capsys, "adjudicate", str(path))
+    assert status == 2 and out == ""
+    assert err.strip().splitlines() == [
         f"referee: error: no game records in the file: {path}:1:1: expected a tag line "
         'such as [Game "trike"] to start a game'
     ]
