@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import trio
 
 from protocol.sandbox import PACKAGE
 from protocol.sandbox.host import SandboxUnavailable, probe
@@ -98,14 +99,18 @@ def test_tournament_flag_wins_over_the_file_and_is_kept_for_resume(
     assert code == 0, err
 
 
-SLOW_START_MS = 12_000
-"""Longer than trio's idle worker threads live (10 s): the thread that started the
-sandbox is gone before the engine has even finished its handshake."""
+IDLE_THREAD_SECONDS = 1.0
+"""How long trio's idle worker threads live in the slow-engine test (``IDLE_TIMEOUT``, 10 s
+by default, shortened there so the test need not wait for it)."""
+SLOW_START_MS = 4_000
+"""Longer than trio's idle worker threads live (``IDLE_THREAD_SECONDS``): the thread that
+started the sandbox is gone before the engine has even finished its handshake."""
 
 
 def test_check_engine_in_the_sandbox_waits_for_a_slow_engine(
-    bwrap: None, capsys: pytest.CaptureFixture[str]
+    bwrap: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(trio._core._thread_cache, "IDLE_TIMEOUT", IDLE_THREAD_SECONDS)
     slow = f"{sys.executable} -m bots faulty --mode slow-handshake --slow {SLOW_START_MS}"
     code, out, _ = cli(capsys, "check-engine", "trike", "--sandbox", "bwrap", "--timeout", "30",
                        "--quick", slow)  # fmt: skip
