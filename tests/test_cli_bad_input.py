@@ -94,6 +94,8 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("check-engine-unknown-game", ("check-engine", "chess", "--", "random"), "unknown game"),
     ("check-engine-unknown-option", ("check-engine", "trike", "--option", "bogus=1", "--",
                                      "random"), "bogus"),
+    ("check-engine-negative-timeout", ("check-engine", "trike", "--timeout", "-1", "--",
+                                       "random"), "--timeout"),
     ("bench-bad-tc", ("bench", "--concurrency", "1", "--tc", "fast"), "fast"),
     ("bench-unknown-engine", ("bench", "--concurrency", "1", "--engine", BAD_ENGINE),
      BAD_ENGINE),

@@ -278,6 +278,26 @@ def test_clock_budgets() -> None:
     assert timeman.clock_budget(0.03, 0.02, 0.004) == pytest.approx(0.006)
     assert timeman.clock_budget(0.0, 0.0, 0.01) == 0.0
     assert timeman.movetime_budget(0.5, 0.003) == pytest.approx(0.487)
+
+
+def test_clock_budgets_in_a_moves_per_session_control() -> None:
+    # movestogo m: the spare time over min(m, 25) moves; the refill comes after m moves.
+    assert timeman.clock_budget(10.0, 0.0, 0.0, start=10.0, moves_to_go=4) == pytest.approx(2.0)
+    assert timeman.clock_budget(10.0, 0.0, 0.0, start=10.0, moves_to_go=2) == pytest.approx(4.0)
+    # The last move of a session: never past half of what is on the clock.
+    assert timeman.clock_budget(10.0, 0.0, 0.0, start=10.0, moves_to_go=1) == pytest.approx(5.0)
+    # Far from the refill it plays as without movestogo.
+    plain = timeman.clock_budget(10.0, 0.1, 0.002)
+    assert timeman.clock_budget(10.0, 0.1, 0.002, moves_to_go=40) == pytest.approx(plain)
+    assert timeman.clock_budget(10.0, 0.1, 0.002, moves_to_go=0) == pytest.approx(plain)
+
+
+def test_the_search_reads_movestogo() -> None:
+    brain = new_brain("trike", 2)
+    with_session = brain.limits(0, Go(times=(10_000, 10_000), incs=(0, 0), movestogo=2), 0.0)
+    without = brain.limits(0, Go(times=(10_000, 10_000), incs=(0, 0)), 0.0)
+    assert with_session.deadline is not None and without.deadline is not None
+    assert with_session.deadline > 2 * without.deadline
     assert timeman.movetime_budget(0.005, 0.003) == 0.0
 
 

@@ -109,7 +109,9 @@ class MctsBrain:
             remaining, increment = go.times[seat] / 1000, go.incs[seat] / 1000
             self.overhead.charged(remaining)
             self.start_clock = max(self.start_clock, remaining)
-            budget = clock_budget(remaining, increment, self.overhead.estimate, self.start_clock)
+            budget = clock_budget(
+                remaining, increment, self.overhead.estimate, self.start_clock, go.movestogo
+            )
         elif go.movetime is not None:
             budget = movetime_budget(go.movetime / 1000, self.overhead.estimate)
         elif go.nodes is None:

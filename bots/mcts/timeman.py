@@ -13,6 +13,11 @@ instead of draining; and never more than half of what is on the clock (the incre
 comes after the move). At ``1+0.01`` and above it does not lose on time as long as one
 minimal search plus the overhead fits in the increment plus the referee's margin.
 
+With ``movestogo <m>`` (a moves-per-session control: the clock is refilled after ``m``
+more moves) the share is ``1 / min(m, MOVES_TO_GO)`` and the cap ``1 / m`` of the spare
+time when that is larger: the last moves of a session may spend what the refill replaces,
+less the reserve.
+
 ``go movetime m``: ``m`` minus a safety of ``MOVETIME_SAFETY`` (and the overhead seen).
 Bare ``go``: no time limit (the search needs a node limit, or it uses ``UNTIMED``).
 """
@@ -93,16 +98,26 @@ def reserve(increment: float, start: float = 0.0) -> float:
     return max(RESERVE, RESERVE_INCREMENTS * increment, RESERVE_SHARE * start)
 
 
-def clock_budget(remaining: float, increment: float, overhead: float, start: float = 0.0) -> float:
-    """Seconds to search with ``remaining`` seconds left, ``increment`` per move and
-    ``start`` seconds on the clock when the game began."""
+def clock_budget(
+    remaining: float,
+    increment: float,
+    overhead: float,
+    start: float = 0.0,
+    moves_to_go: int | None = None,
+) -> float:
+    """Seconds to search with ``remaining`` seconds left, ``increment`` per move,
+    ``start`` seconds on the clock when the game began and, in a moves-per-session
+    control, ``moves_to_go`` moves until the clock is refilled (``go``'s ``movestogo``)."""
     spare = remaining - reserve(increment, start)
+    share = MOVES_TO_GO
+    cap = MAX_FRACTION
+    if moves_to_go is not None and moves_to_go > 0:
+        share = min(moves_to_go, MOVES_TO_GO)
+        cap = max(MAX_FRACTION, 1 / moves_to_go)
     if spare <= 0:
         budget = 0.5 * increment - overhead
     else:
-        budget = min(
-            spare / MOVES_TO_GO + increment - overhead, MAX_FRACTION * spare + 0.5 * increment
-        )
+        budget = min(spare / share + increment - overhead, cap * spare + 0.5 * increment)
     # The increment comes after the move: never plan past half of what is on the clock.
     return max(0.0, min(budget, 0.5 * remaining - overhead))
 

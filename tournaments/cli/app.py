@@ -234,7 +234,9 @@ def check_engine_command(
     ],
     players: Annotated[int | None, typer.Option("--players", help="Number of seats.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds per step.")] = 10.0,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=0.01, help="Seconds per step.")
+    ] = 10.0,
     sandbox: SandboxOption = None,
     sandbox_memory: SandboxMemoryOption = None,
     sandbox_cpu: SandboxCpuOption = None,
