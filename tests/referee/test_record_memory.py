@@ -4,7 +4,8 @@ Each game is just under ``MAX_GAME_BYTES`` (16 MiB) and shaped to make a naive r
 build one object per item: millions of two-byte moves, a comment after every move,
 a thousand-odd tags' worth of tag lines, an escaped tag value. Each is adjudicated in a
 fresh process (``iter_adjudged``, what every ``adjudicate --jobs N`` worker runs per
-batch), whose peak resident memory (the child's ``VmHWM``) must stay under 150 MB.
+batch), whose peak resident memory (the child's ``VmHWM``) must stay under 150 MB. The
+six children run two at a time (``adjudicated``).
 Before the compact ``MoveList`` the worst of them peaked at about 1.1 GB.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -55,34 +57,63 @@ _CHILD = (
 )
 
 
-def _peak_mb(path: Path) -> tuple[float, str]:
-    """The child's peak resident memory in MB (``VmHWM`` of its own address space, read
-    by the child at its end) and its verdict lines.
+def _adjudicate(path: Path) -> subprocess.CompletedProcess[str]:
+    """Adjudicate the file at ``path`` in a fresh child process that prints its verdict
+    lines, then its peak resident memory (``VmHWM`` of its own address space, read by the
+    child at its end).
 
     Not ``ru_maxrss``: Linux carries the high-water mark of the process before ``exec``
     into it, and a child forked from a test runner that has grown (hundreds of MB late in
     the whole suite) would report the runner's size, not its own.
     """
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", _CHILD, str(path)],
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
+
+
+def _peak_mb(done: subprocess.CompletedProcess[str]) -> tuple[float, str]:
+    """The child's peak resident memory in MB and its verdict lines."""
     assert done.returncode == 0, done.stdout + done.stderr
     *verdicts, hwm = done.stdout.splitlines()
     assert hwm.startswith("VmHWM:") and hwm.endswith("kB"), hwm
     return int(hwm.split()[1]) / 1024, "\n".join(verdicts)
 
 
+@pytest.fixture(scope="module")
+def adjudicated(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[int, subprocess.CompletedProcess[str]]]:
+    """Each hostile game's size in bytes and its child's run, two children at a time.
+
+    Each child is one process on one core while the test runner only waits: two side by
+    side take half the wall time, and each measures its own address space only."""
+    folder = tmp_path_factory.mktemp("hostile")
+
+    def one(kind: str) -> tuple[int, subprocess.CompletedProcess[str]]:
+        path = folder / f"{kind}.tgn"
+        data = HOSTILE[kind]().encode()
+        path.write_bytes(data)
+        try:
+            return len(data), _adjudicate(path)
+        finally:
+            path.unlink()  # 16 MiB each
+
+    kinds = sorted(HOSTILE)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(kinds, pool.map(one, kinds), strict=True))
+
+
 @pytest.mark.parametrize("kind", sorted(HOSTILE))
-def test_a_hostile_game_at_the_byte_cap_stays_small(kind: str, tmp_path: Path) -> None:
-    text = HOSTILE[kind]()
-    assert MAX_GAME_BYTES - 8192 < len(text.encode()) <= MAX_GAME_BYTES  # read, not skipped
-    path = tmp_path / f"{kind}.tgn"
-    path.write_text(text)
-    peak, out = _peak_mb(path)
+def test_a_hostile_game_at_the_byte_cap_stays_small(
+    kind: str, adjudicated: dict[str, tuple[int, subprocess.CompletedProcess[str]]]
+) -> None:
+    size, done = adjudicated[kind]
+    assert MAX_GAME_BYTES - 8192 < size <= MAX_GAME_BYTES  # read, not skipped
+    peak, out = _peak_mb(done)
     verdicts = out.splitlines()
     assert len(verdicts) == 1  # one game, read and judged
     if kind == "many-tags":  # the tag cap: the game does not read
