@@ -225,7 +225,9 @@ def _peak_bytes(run: Callable[[Callable[[], None]], object]) -> int:
 
     Every 25 entries ``tick`` empties CPython's free lists (``gc.collect``): they keep the
     memory of freed tuples and floats traced, filling up to a fixed bound over thousands
-    of games, which would blur what the reader itself holds.
+    of games, which would blur what the reader itself holds. What lived before the run is
+    frozen out of those collections (``gc.freeze``): late in the whole suite the test
+    runner holds millions of objects, and walking them all at every tick cost seconds.
     """
     count = 0
 
@@ -236,12 +238,14 @@ def _peak_bytes(run: Callable[[Callable[[], None]], object]) -> int:
             gc.collect()
 
     gc.collect()
+    gc.freeze()
     tracemalloc.start()
     try:
         run(tick)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+        gc.unfreeze()
 
 
 def _files(tmp_path: Path) -> tuple[Path, Path]:
