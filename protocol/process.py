@@ -95,6 +95,18 @@ async def _terminate_then_kill_group(proc: trio.Process) -> None:
     _signal_group(proc.pid, signal.SIGKILL)
 
 
+async def _kill_sandbox_group(proc: trio.Process) -> None:
+    """``deliver_cancel`` for a sandbox: SIGKILL its whole group at once.
+
+    A SIGTERM would end bubblewrap, whose exit ends the wait, but not the sandbox's
+    first process (process 1 of its PID namespace takes no signal it has no handler
+    for, but SIGKILL): one cancelled while bubblewrap still waited for the user maps
+    was left blocked for ever. The warden ends the engine with the sandbox; the
+    polite stop (``quit``) is the body's, before the block ends.
+    """
+    _signal_group(proc.pid, signal.SIGKILL)
+
+
 def describe_exit(returncode: int | None) -> str:
     """``"exited with code 3"``, ``"was killed by signal 9 (SIGKILL)"``, ``"is still running"``."""
     if returncode is None:
@@ -123,6 +135,28 @@ def _limit_resources(pid: int, spec: EngineSpec) -> None:
     for which, value in spec.resource_limits():
         with contextlib.suppress(ProcessLookupError):
             resource.prlimit(pid, which, (value, value))
+
+
+class _Spawned:
+    """``run_process``'s task status, passed on once the process is noted in its owner.
+
+    ``nursery.start`` raises when its caller is cancelled, even after the task said it
+    had started: the spawn is then done but its process unknown to ``_start``. Noted
+    here first, the process is still killed with its whole group and its strays swept
+    at the end (``_release``): a sandbox's first process, which ignores SIGTERM as every
+    PID namespace's process 1 does, would otherwise outlive its block.
+    """
+
+    __slots__ = ("_owner", "_status")
+
+    def __init__(self, owner: EngineProcess, status: trio.TaskStatus[trio.Process]) -> None:
+        self._owner = owner
+        self._status = status
+
+    def started(self, value: trio.Process | None = None) -> None:
+        assert value is not None
+        self._owner._proc = value
+        self._status.started(value)
 
 
 DEFAULT_PIPE_BYTES = 65_536
@@ -297,9 +331,9 @@ class EngineProcess:
             cwd=spec.cwd if launch is None else None,
             env=self._environment(),
             start_new_session=True,
-            deliver_cancel=_terminate_then_kill_group,
+            deliver_cancel=_terminate_then_kill_group if launch is None else _kill_sandbox_group,
             pass_fds=() if launch is None else launch.pass_fds,
-            task_status=task_status,
+            task_status=_Spawned(self, task_status),
         )
 
     def _environment(self) -> dict[str, str]:
