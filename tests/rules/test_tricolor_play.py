@@ -80,13 +80,14 @@ def test_merged_perft_equals_plain_perft(n: int, depth: int) -> None:
 
 
 def test_cli_perft_agrees_with_the_table() -> None:
+    # To depth 3: the table's depth 4 (3 million sequences) is test_perft's, a marathon.
     expected = [
         f"{c.depth} {c.count}"
         for c in load_cases(PERFT_DIR / "tricolor.perft")
-        if c.name == "tricolor-start-default"
+        if c.name == "tricolor-start-default" and c.depth <= 3
     ]
     done = subprocess.run(
-        [sys.executable, "-m", "tournaments", "perft", "tricolor", "4"],
+        [sys.executable, "-m", "tournaments", "perft", "tricolor", "3"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -94,7 +95,7 @@ def test_cli_perft_agrees_with_the_table() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:4] == expected
+    assert done.stdout.splitlines() == expected
 
 
 # --- 1,000 seeded random games per board size -------------------------------------------
