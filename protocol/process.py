@@ -27,9 +27,10 @@ directly (both non-blocking), and may ``close_stdin`` to ask the program to fini
 When the block ends, however it ends (return, exception, cancellation), the group is
 sent SIGTERM, then SIGKILL ``KILL_GRACE`` seconds later unless the engine has exited
 by then (a polite stop, such as ``quit``, is the body's job, before it leaves the
-block); then what is left of the group is killed, the engine's strays that left the
-group or its session are frozen, killed and reaped (``protocol.reaper``), and our
-ends of the pipes are closed. The process is reaped: nothing it started outlives the block.
+block; a sandbox's group gets SIGKILL at once: ``_kill_sandbox_group``); then what is
+left of the group is killed, the engine's strays that left the group or its session are
+frozen, killed and reaped (``protocol.reaper``), and our ends of the pipes are closed.
+The process is reaped: nothing it started outlives the block.
 
 :raises EngineStartError: from ``open``: the program cannot be run.
 
