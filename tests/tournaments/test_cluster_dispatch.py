@@ -1,6 +1,8 @@
 """``ClusterGames``' bookkeeping without a cluster: a fake client records submissions, the
 test plays the messages a cluster would send (streamed reports, task results, a dead
-task), and checks what reaches the journal's ``submit`` and what is sent again."""
+task), and checks what reaches the journal's ``submit`` and what is sent again. No Dask
+scheduler or worker runs: these are fast-tier tests (``tests/cluster/`` holds those of a
+real cluster)."""
 
 from __future__ import annotations
 
