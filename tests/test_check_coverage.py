@@ -126,21 +126,35 @@ def test_game_plans_cycle_seats_and_counts_and_vary_options() -> None:
 # --- five faults, each named ------------------------------------------------------------
 
 
+FAULTS = [
+    ("ignore-state", "position state starts", "position state after the"),
+    ("ignore-options", "rule options", "size="),
+    ("no-swap", "pie swap in the history", "swap"),
+    ("die-on-unknown", "unknown command", "exited with code 3"),
+    ("second-newgame", "two games in one process", "game 2 in the same process"),
+]
+"""(faulty bot mode, the step it must fail, words of that step's line)."""
+
+
+@pytest.fixture(scope="module")
+def faulty_checks() -> dict[str, subprocess.CompletedProcess[str]]:
+    """Each faulty mode's check of Trike, four at a time (as ``bundled_checks``: a check
+    mostly waits, and its verdict does not depend on timing)."""
+    modes = [mode for mode, _, _ in FAULTS]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        done = pool.map(
+            lambda mode: check("trike", sys.executable, "-m", "bots", "faulty", "--mode", mode),
+            modes,
+        )
+        return dict(zip(modes, done, strict=True))
+
+
 @pytest.mark.processes  # check-engine runs: real engine processes
-@pytest.mark.parametrize(
-    ("mode", "step", "words"),
-    [
-        ("ignore-state", "position state starts", "position state after the"),
-        ("ignore-options", "rule options", "size="),
-        ("no-swap", "pie swap in the history", "swap"),
-        ("die-on-unknown", "unknown command", "exited with code 3"),
-        ("second-newgame", "two games in one process", "game 2 in the same process"),
-    ],
-)
+@pytest.mark.parametrize(("mode", "step", "words"), FAULTS)
 def test_each_faulty_engine_fails_the_step_that_names_its_fault(
-    mode: str, step: str, words: str
+    mode: str, step: str, words: str, faulty_checks: dict[str, subprocess.CompletedProcess[str]]
 ) -> None:
-    done = check("trike", sys.executable, "-m", "bots", "faulty", "--mode", mode)
+    done = faulty_checks[mode]
     assert done.returncode == 1, done.stdout + done.stderr
     found = marks(done)
     assert [found[name] for name in list(found)[:9]] == ["ok"] * 9, done.stdout  # basic steps
