@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -95,21 +96,39 @@ def test_a_search_limit_the_engine_gets_wrong_fails_the_step() -> None:
     assert "go nodes 500 depth 2: illegal move 'zz99'" in line
 
 
-@pytest.mark.parametrize(
-    ("flags", "marks", "words"),
-    [
-        (("--no-handshake",), ["FAIL"] + ["skip"] * 8, "handshake"),
-        (("--error-on-newgame",), ["ok", "ok", "FAIL"] + ["skip"] * 6, "refused the game"),
-        (("--illegal", "--at", "2"), ["ok"] * 4 + ["FAIL"] + ["ok"] * 4, "illegal move"),
-        (("--crash", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 5, "exit"),
-        (("--bad-pong",), ["ok", "FAIL", "ok", "ok", "ok", "ok", "FAIL", "skip", "ok"], "reply"),
-        (("--garbage", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 4 + ["ok"], "hello there"),
-    ],
-)
+FAULTS: list[tuple[tuple[str, ...], list[str], str]] = [
+    (("--no-handshake",), ["FAIL"] + ["skip"] * 8, "handshake"),
+    (("--error-on-newgame",), ["ok", "ok", "FAIL"] + ["skip"] * 6, "refused the game"),
+    (("--illegal", "--at", "2"), ["ok"] * 4 + ["FAIL"] + ["ok"] * 4, "illegal move"),
+    (("--crash", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 5, "exit"),
+    (("--bad-pong",), ["ok", "FAIL", "ok", "ok", "ok", "ok", "FAIL", "skip", "ok"], "reply"),
+    (("--garbage", "--at", "0"), ["ok"] * 3 + ["FAIL"] + ["skip"] * 4 + ["ok"], "hello there"),
+]
+"""(faulty bot flags, the mark of each basic step, words of the output)."""
+
+
+@pytest.fixture(scope="module")
+def faulty_checks() -> dict[tuple[str, ...], subprocess.CompletedProcess[str]]:
+    """Each faulty engine's check, three at a time: a check mostly waits (for the answers
+    a faulty engine never gives, up to the 3 s timeout), and its steps' verdicts are about
+    what the engine sent, with that timeout generous for a loaded machine."""
+    flag_sets = [flags for flags, _, _ in FAULTS]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        done = pool.map(
+            lambda flags: check(sys.executable, "-m", "bots", "faulty", *flags, timeout="3"),
+            flag_sets,
+        )
+        return dict(zip(flag_sets, done, strict=True))
+
+
+@pytest.mark.parametrize(("flags", "marks", "words"), FAULTS)
 def test_faulty_engines_fail_the_right_steps(
-    flags: tuple[str, ...], marks: list[str], words: str
+    flags: tuple[str, ...],
+    marks: list[str],
+    words: str,
+    faulty_checks: dict[tuple[str, ...], subprocess.CompletedProcess[str]],
 ) -> None:
-    done = check(sys.executable, "-m", "bots", "faulty", *flags, timeout="3")  # a loaded machine
+    done = faulty_checks[flags]
     assert done.returncode == 1, done.stdout + done.stderr
     assert steps(done) == marks, done.stdout
     assert words in done.stdout
