@@ -81,6 +81,73 @@ CHATTER_SLICE = 0.001
 not stall the run's other games, nor look like the referee's own lateness)."""
 
 
+class DeadlineAlarm:
+    """Wakes the reads whose deadline passed: one system task per trio run.
+
+    A read that waits on an engine's pipe needs a deadline. A ``trio.CancelScope``
+    per wait costs about 6 microseconds of CPU (its creation, entry and exit, each
+    registering and removing the deadline), and an instant engine makes the referee
+    wait once a ply. Instead a waiting read ``arm``s this alarm with its deadline
+    and ``disarm``s it when it wakes: a dictionary entry. The alarm's task sleeps
+    until the earliest deadline it was armed with; when it wakes it wakes every
+    read whose deadline has passed (``EngineChannel.wake_read``: the read sees its
+    deadline passed, looks at the pipe once more and times out, as before) and
+    sleeps until the next. A deadline earlier than the one it sleeps towards moves
+    its wake-up forward, so no read waits past its deadline longer than it would
+    with its own scope; reads that ended before their deadline only make it wake
+    and find nothing to do (about once per deadline's length, not once per ply).
+    """
+
+    _run: trio.lowlevel.RunVar[DeadlineAlarm] = trio.lowlevel.RunVar("referee_deadline_alarm")
+
+    def __init__(self) -> None:
+        self._armed: dict[EngineChannel, float] = {}
+        self._target = math.inf
+        """The deadline the task sleeps towards (its scope's)."""
+        self._sleep: trio.CancelScope | None = None
+
+    @classmethod
+    def of_run(cls) -> DeadlineAlarm:
+        """The current run's alarm, its task started at the first call."""
+        try:
+            return cls._run.get()
+        except LookupError:
+            alarm = cls()
+            cls._run.set(alarm)
+            trio.lowlevel.spawn_system_task(alarm._ring, name="referee deadline alarm")
+            return alarm
+
+    def arm(self, channel: EngineChannel, deadline: float) -> None:
+        """Wake ``channel``'s read once ``deadline`` (trio time) has passed."""
+        self._armed[channel] = deadline
+        if deadline < self._target:
+            self._target = deadline
+            if self._sleep is not None:
+                self._sleep.deadline = deadline
+
+    def disarm(self, channel: EngineChannel) -> None:
+        """``channel``'s read woke: forget its deadline."""
+        self._armed.pop(channel, None)
+
+    async def _ring(self) -> None:
+        armed = self._armed
+        while True:
+            with trio.CancelScope(deadline=self._target) as scope:
+                self._sleep = scope
+                await trio.sleep_forever()
+            # From here to the next scope, no checkpoint: ``arm`` cannot interleave.
+            self._sleep = None
+            now = trio.current_time()
+            target = math.inf
+            for channel, deadline in list(armed.items()):
+                if deadline <= now:
+                    del armed[channel]
+                    channel.wake_read()
+                elif deadline < target:
+                    target = deadline
+            self._target = target
+
+
 def shown_line(line: str, limit: int = 80) -> str:
     """``line`` as ``repr`` shows it, cut to ``limit`` characters (for messages)."""
     return repr(line if len(line) <= limit else line[: limit - 3] + "...")
@@ -103,6 +170,11 @@ class EngineChannel:
         self._stdout_fd = -1
         self._exited = trio.Event()
         self._waiting: trio.CancelScope | None = None
+        """The scope of a write waiting for room in the input pipe (the exit cancels it)."""
+        self._reading = False
+        """A read waits on stdout (``wake_read`` wakes it)."""
+        self._alarm: DeadlineAlarm | None = None
+        """The run's ``DeadlineAlarm``, found at the first wait."""
         self._fatal: EngineError | None = None
         self._pings: set[str] = set()
         """Tokens of the ``ping``s awaiting their ``pong`` (a stale ``pong`` is skipped)."""
@@ -132,10 +204,18 @@ class EngineChannel:
 
     def _wake_reader(self) -> None:
         """``on_exit`` of the process: wake a read or write that waits on a pipe."""
+        # The reader re-reads once (whatever the engine wrote before exiting is
+        # already in the pipe) and then reports the exit.
+        self.wake_read()
         if self._waiting is not None:
-            # The reader re-reads once (whatever the engine wrote before exiting is
-            # already in the pipe) and then reports the exit.
             self._waiting.cancel()
+
+    def wake_read(self) -> None:
+        """Wake the read waiting on stdout, if one is (``DeadlineAlarm``, the exit): it
+        looks at the pipe again and decides by the clock and the exit. Never raises."""
+        if self._reading and self._stdout_fd >= 0:
+            with contextlib.suppress(Exception):
+                trio.lowlevel.notify_closing(self._stdout_fd)
 
     async def _stop(self, quit_grace: float) -> None:
         """Send ``quit``, close stdin, wait for the exit; shielded, at most ``quit_grace``."""
@@ -409,15 +489,25 @@ class EngineChannel:
                 # Looked at after the deadline and still empty: the engine's own lateness,
                 # however late the referee woke (it had that much more time).
                 raise self._timeout(deadline, since, "sent nothing more")
-            with trio.move_on_at(deadline) as scope:
-                self._waiting = scope
-                try:
-                    await trio.lowlevel.wait_readable(fd)
-                except trio.ClosedResourceError:
-                    pass
-                finally:
-                    self._waiting = None
-            waited_out = scope.cancelled_caught and not self._exited.is_set()
+            if self._now() >= deadline:
+                waited_out = True  # no wait left: the last look, after a pass of the loop
+                await trio.lowlevel.checkpoint()
+                continue
+            # No cancel scope per wait: the run's ``DeadlineAlarm`` wakes this wait at the
+            # deadline (as the exit does), through ``notify_closing``.
+            alarm = self._alarm
+            if alarm is None:
+                alarm = self._alarm = DeadlineAlarm.of_run()
+            alarm.arm(self, deadline)
+            self._reading = True
+            try:
+                await trio.lowlevel.wait_readable(fd)
+            except trio.ClosedResourceError:
+                pass  # the alarm, the exit, or the pipe closed: the loop looks again
+            finally:
+                self._reading = False
+                alarm.disarm(self)
+            waited_out = self._now() >= deadline and not self._exited.is_set()
         if not chunk:
             # EOF. The exit status makes a better message; it normally follows at once.
             # In the sandbox the status comes through the warden and bwrap: a bit later.
