@@ -18,7 +18,11 @@ whole thinking time.) (A separate reader task feeding
 a memory channel costs one more scheduler pass per line: measured 78 against
 29 microseconds per round trip with an instant C engine, so this path is direct.)
 The process's exit wakes a pending read (``EngineProcess.on_exit``), so a crash is
-seen even when a grandchild keeps stdout open and EOF never comes.
+seen even when a grandchild keeps stdout open and EOF never comes. A read's deadline
+is kept by the run's ``DeadlineAlarm`` (one task), not by a cancel scope per wait,
+which cost about a tenth of an instant engine's ply; the alarm and the exit both wake
+the read through ``trio.lowlevel.notify_closing``, and the read then decides by the
+clock and the exit, as a cancelled wait did.
 
 The deadline holds against any output rate: a read takes at most ``CHUNK_BYTES``;
 once a chunk has been read at or after the deadline no further chunk is read for

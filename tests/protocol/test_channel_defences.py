@@ -116,3 +116,36 @@ async def test_info_and_pong_between_requests_stay_legal() -> None:
     assert second.move is not None
     assert second.elapsed >= 0
     assert second.infos == ()  # the stale info is not the second search's
+
+
+async def test_a_wait_armed_later_with_an_earlier_deadline_times_out_at_its_own() -> None:
+    """Reads wait without a cancel scope of their own (``DeadlineAlarm``): the alarm
+    sleeps towards the earliest deadline armed, and one armed later but due sooner
+    moves the wake-up forward. A silent engine with a 60 s deadline waits first; a
+    second one's 0.3 s deadline still ends its request (with the engine's timeout, not
+    the test's 20 s guard), while the first is still waiting."""
+    stall = faulty("--mode", "stall")
+    with trio.fail_after(20):
+        async with (
+            EngineSession.open(stall, start_timeout=10) as slow,
+            EngineSession.open(stall, start_timeout=10) as soon,
+        ):
+            await slow.new_game(TRIKE, timeout=5)
+            await soon.new_game(TRIKE, timeout=5)
+            far = trio.current_time() + 60
+            first_done = trio.Event()
+
+            async def wait_far() -> None:
+                with pytest.raises(trio.Cancelled):
+                    await slow.request_move(Position(()), Go(movetime=200), deadline=far)
+                first_done.set()
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(wait_far)
+                await trio.sleep(0.2)  # the 60 s wait is armed first
+                deadline = trio.current_time() + MOVE_TIME
+                with pytest.raises(EngineTimeoutError) as caught:
+                    await soon.request_move(Position(()), Go(movetime=200), deadline=deadline)
+                assert not first_done.is_set()  # the far wait is still on
+                nursery.cancel_scope.cancel()
+    assert caught.value.overrun < 1.0, caught.value.overrun
