@@ -71,6 +71,17 @@ EXPECTED: dict[str, tuple[Termination, str]] = {
 }
 
 
+RACY: dict[str, tuple[Termination, str]] = {
+    # The unasked line is a write of its own, after the answer: on a loaded machine it can
+    # reach the pipe only after the referee looked for stale lines before the engine's
+    # next request, and is then taken as that request's answer (an old move: illegal).
+    # Either way the engine forfeits; the violation itself is shown without the race in
+    # tests/protocol/test_channel_defences.py (the premove is in the pipe before the go).
+    "premove": (T.ILLEGAL_MOVE, "illegal move"),
+}
+"""A second outcome a mode may have, when which one comes is a race of the engine's writes."""
+
+
 COVERAGE_ONLY = {
     "ignore-state",
     "ignore-options",
@@ -87,6 +98,7 @@ process, a Trichess castling or en passant): ``tests/test_check_coverage.py`` an
 
 def test_every_mode_is_in_the_matrix() -> None:
     assert set(EXPECTED) | COVERAGE_ONLY == set(MODES)
+    assert set(RACY) <= set(EXPECTED)
     assert not set(EXPECTED) & COVERAGE_ONLY
 
 
@@ -158,6 +170,11 @@ async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
         pids = list(bad.pids)
     first, second = results
     outcome = first.outcome
+    if mode in RACY and outcome.termination is RACY[mode][0]:
+        termination, words = RACY[mode]
+    allowed_second = {EXPECTED[mode][0], T.RULES, T.MOVE_LIMIT}
+    if mode in RACY:
+        allowed_second.add(RACY[mode][0])
     problems = []
     if termination is T.RULES and outcome.termination is T.MOVE_LIMIT:
         pass  # the game was cut short before its end, as asked
@@ -169,7 +186,7 @@ async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
         problems.append(f"culprit {outcome.culprit}")
     if termination.is_forfeit and outcome.ranks[1:2] != (players,):
         problems.append(f"ranks {outcome.ranks}")
-    if second.outcome.termination not in (termination, T.RULES, T.MOVE_LIMIT):
+    if second.outcome.termination not in allowed_second:
         problems.append(f"second game {second.outcome.termination.value}")
     if termination in (T.CRASH, T.TIMEOUT, T.PROTOCOL_ERROR) and len(pids) < 2:
         problems.append("the engine was not restarted after its failure")
