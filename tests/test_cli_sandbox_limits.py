@@ -98,4 +98,12 @@ def test_check_engine_s_memory_limit_reaches_the_warden(bwrap: None) -> None:
     done = run_referee("check-engine", "trike", "--quick", "--sandbox", "bwrap",
                        "--sandbox-memory", "5", "--", "random", timeout=120)  # fmt: skip
     assert done.returncode == 1
-    assert "memory limit (resident" in done.stdout and "over 5 MiB" in done.stdout
+    # Either the warden's check of the resident memory kills it, or the address-space
+    # backstop (twice the limit) makes Python's start-up fail first: which one comes is a
+    # race of the warden's poll with the interpreter's growth (both are the 5 MiB limit;
+    # without the flag this engine passes every step).
+    warden = "memory limit (resident" in done.stdout and "over 5 MiB" in done.stdout
+    backstop = "exited with code 1" in done.stdout and (
+        "Fatal Python error" in done.stdout or "MemoryError" in done.stdout
+    )
+    assert warden or backstop, done.stdout

@@ -129,7 +129,10 @@ def leftovers() -> None:
     found = []
     for place in places:
         try:
-            found += [os.path.join(place, name) for name in sorted(os.listdir(place))]
+            paths = [os.path.join(place, name) for name in sorted(os.listdir(place))]
+            # A mount point is a directory the sandbox shows (the code, when it lives
+            # under /tmp), never something an earlier engine wrote.
+            found += [path for path in paths if not os.path.ismount(path)]
         except OSError as exc:
             found.append(f"{place} ({exc.strerror})")
     say(f"leftovers: {' '.join(found) or 'none'}")

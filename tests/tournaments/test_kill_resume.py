@@ -41,7 +41,9 @@ pytestmark = pytest.mark.processes
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
-GAMES = 300
+GAMES = 1000
+"""Enough for ``KILLS`` kills on an idle machine: the journal is synced in groups (at most
+every 50 ms), so a kill waiting for one to three more games may see a group of twenty."""
 CONFIG = f"""
 event = "kill test"
 game = "trike"
