@@ -179,3 +179,15 @@ def test_a_program_the_sandbox_user_cannot_read_is_refused_in_one_line(
     code, _, err = cli(capsys, "play", "trike", "-e", "./engine", "-e", "random",
                        "--sandbox", "bwrap")  # fmt: skip
     assert code == 2 and "make it searchable by others" in err and str(folder) in err
+
+
+@pytest.mark.parametrize("where", ["/tmp", "/dev/shm", "/"])
+def test_an_engine_run_from_the_sandbox_s_own_scratch_is_refused_in_one_line(
+    bwrap: None, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Shown read-only there, the host's folder would cover the sandbox's empty scratch:
+    # every start then failed as "scratch limit (/tmp full)". Refused before any start.
+    code, out, err = cli(capsys, "play", "trike", "-e", f"name=boxed cmd=random dir={where}",
+                         "-e", "random", "--sandbox", "bwrap")  # fmt: skip
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and repr(where) in err and "folder of its own" in err

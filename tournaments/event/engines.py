@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from bots.cbuild import build_c_engine
 from protocol.errors import EngineSetupError
+from protocol.sandbox import WRITABLE
 from protocol.sandbox.host import foreign_dirs, program_dirs
 from protocol.spec import EngineSpec
 
@@ -149,6 +150,7 @@ def check_sandbox_access(spec: EngineSpec, *, as_root: bool | None = None) -> No
     """
     if spec.sandbox is None:
         return
+    _refuse_scratch_dirs(spec)
     root = os.geteuid() == 0 if as_root is None else as_root
     for path, run in _files(spec):
         path = os.path.realpath(path)
@@ -174,6 +176,25 @@ def check_sandbox_access(spec: EngineSpec, *, as_root: bool | None = None) -> No
                 f" enter {parent!r}: make it searchable by others"
                 f" (chmod o+rx {shlex.quote(parent)})"
             )
+
+
+def _refuse_scratch_dirs(spec: EngineSpec) -> None:
+    """Refuse an engine whose working directory, program or script lies directly in a
+    directory the sandbox has its own empty scratch at (``/tmp``, ``/dev/shm``), or in
+    one above it (``/``): shown read-only, the host's folder would cover the scratch (an
+    engine then could not write there, and the scratch watch would count the host's
+    files: every start failed with "scratch limit (/tmp full)").
+
+    :raises EngineSetupError: one line naming the directory and the fix.
+    """
+    for found in _dirs(spec):
+        for scratch in WRITABLE:
+            if found == scratch or scratch.startswith(found.rstrip("/") + "/"):
+                raise EngineSetupError(
+                    f"cannot run engine {spec.name!r} in the sandbox from {found!r}: the"
+                    f" sandbox has its own empty {scratch} there; put the engine in a"
+                    f" folder of its own (e.g. {scratch}/{spec.name})"
+                )
 
 
 def _dirs(spec: EngineSpec) -> list[str]:
