@@ -105,3 +105,15 @@ def reap_adopted(pids: list[int], seconds: float = 5.0) -> None:
                 pending.discard(pid)
         if pending:
             time.sleep(0.02)
+
+
+def left_by_killed_referee(holder: subprocess.Popen[str], marker: str) -> list[int]:
+    """SIGKILL ``holder`` (a referee process running engines) and return the processes
+    with ``marker`` still alive 10 s later (``left_after``); what the holder left to this
+    process, a subreaper, is reaped (``reap_adopted``)."""
+    below = descendants(holder.pid)
+    holder.kill()
+    holder.wait()
+    left = left_after(marker, 10)
+    reap_adopted(below)
+    return left

@@ -5,7 +5,6 @@ SIGKILL). Skipped, with the reason, where bwrap cannot run."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -19,7 +18,7 @@ from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tests.hostile import ROOT
-from tests.procs import descendants, left_after, live_with, reap_adopted
+from tests.procs import left_by_killed_referee, live_with
 
 GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
 IDLE_THREAD_SECONDS = 1.0
@@ -90,10 +89,6 @@ def test_the_engine_dies_with_a_killed_referee(bwrap: None, warden: str) -> None
         try:
             assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
             assert live_with(marker)
-            below = descendants(holder.pid)
-            holder.send_signal(signal.SIGKILL)
-            holder.wait()
-            assert left_after(marker, 10) == []
-            reap_adopted(below)  # what the holder left to us, a subreaper, once dead
+            assert left_by_killed_referee(holder, marker) == []
         finally:
             holder.kill()

@@ -6,7 +6,6 @@ referee (skipped, with the reason, where bwrap cannot run)."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -26,7 +25,7 @@ from referee.match import play_game
 from referee.players import EnginePlayer, GameSetup
 from referee.registry import make_game
 from tests.hostile import ENGINE, ROOT, hostile_argv, processes_mentioning
-from tests.procs import descendants, left_after, processes, reap_adopted
+from tests.procs import left_by_killed_referee, processes
 
 GAME = make_game("trike", {"size": "7"})
 TC = TimeControl.parse("10+0")
@@ -190,10 +189,6 @@ def test_the_engine_and_the_waiting_sandbox_die_with_a_killed_referee(
         try:
             assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
             assert census(marker) == (1, 2)
-            below = descendants(holder.pid)
-            holder.send_signal(signal.SIGKILL)
-            holder.wait()
-            assert left_after(marker, 10) == []
-            reap_adopted(below)  # what the holder left to us, a subreaper, once dead
+            assert left_by_killed_referee(holder, marker) == []
         finally:
             holder.kill()
