@@ -26,6 +26,7 @@ from protocol.sandbox import (
     SANDBOX_UID,
     SCRATCH,
     SYSTEM_PATHS,
+    WRITABLE,
     Layout,
     SandboxSettings,
     bwrap_argv,
@@ -47,6 +48,22 @@ class SandboxUnavailable(EngineSetupError):
 
 def _under(path: str, roots: Sequence[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def covered_scratch(dirs: Sequence[str]) -> tuple[str, str] | None:
+    """The first of ``dirs`` (resolved host directories a sandbox would show) that is one
+    of the sandbox's own scratch directories (``WRITABLE``: ``/tmp``, ``/dev/shm``) or
+    lies above one (``/``), with that scratch directory; None when none does.
+
+    Shown read-only there, the host's folder would cover the empty scratch: the engine
+    could not write there, and the warden's watch of the scratch would count the host's
+    files (every start failed with "scratch limit (/tmp full)").
+    """
+    for found in dirs:
+        for scratch in WRITABLE:
+            if _under(scratch, [found]):
+                return found, scratch
+    return None
 
 
 def _system() -> tuple[tuple[str, str | None], ...]:

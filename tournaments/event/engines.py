@@ -19,8 +19,7 @@ from dataclasses import replace
 
 from bots.cbuild import build_c_engine
 from protocol.errors import EngineSetupError
-from protocol.sandbox import WRITABLE
-from protocol.sandbox.host import foreign_dirs, program_dirs
+from protocol.sandbox.host import covered_scratch, foreign_dirs, program_dirs
 from protocol.spec import EngineSpec
 
 
@@ -180,21 +179,19 @@ def check_sandbox_access(spec: EngineSpec, *, as_root: bool | None = None) -> No
 
 def _refuse_scratch_dirs(spec: EngineSpec) -> None:
     """Refuse an engine whose working directory, program or script lies directly in a
-    directory the sandbox has its own empty scratch at (``/tmp``, ``/dev/shm``), or in
-    one above it (``/``): shown read-only, the host's folder would cover the scratch (an
-    engine then could not write there, and the scratch watch would count the host's
-    files: every start failed with "scratch limit (/tmp full)").
+    directory the sandbox has its own empty scratch at, or above one
+    (``protocol.sandbox.host.covered_scratch``).
 
     :raises EngineSetupError: one line naming the directory and the fix.
     """
-    for found in _dirs(spec):
-        for scratch in WRITABLE:
-            if found == scratch or scratch.startswith(found.rstrip("/") + "/"):
-                raise EngineSetupError(
-                    f"cannot run engine {spec.name!r} in the sandbox from {found!r}: the"
-                    f" sandbox has its own empty {scratch} there; put the engine in a"
-                    f" folder of its own (e.g. {scratch}/{spec.name})"
-                )
+    covered = covered_scratch(_dirs(spec))
+    if covered is not None:
+        found, scratch = covered
+        raise EngineSetupError(
+            f"cannot run engine {spec.name!r} in the sandbox from {found!r}: the"
+            f" sandbox has its own empty {scratch} there; put the engine in a"
+            f" folder of its own (e.g. {scratch}/{spec.name})"
+        )
 
 
 def _dirs(spec: EngineSpec) -> list[str]:
