@@ -26,6 +26,7 @@ for this suite as it stands. Run the tiers one after the other instead.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -96,6 +97,19 @@ TIERS = ("marathon", "browser", "cluster", "sandbox", "processes")
 SLOW_SECONDS = 3.0
 """An unmarked test slower than this is named in the run's summary."""
 _TESTS = Path(__file__).resolve().parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give SIGINT its usual meaning back when the run was started with it ignored.
+
+    A shell without job control starts a background command (``pytest &`` in a script)
+    with SIGINT ignored, and an ignored signal stays ignored across ``exec``: every
+    ``referee`` a test starts would then ignore the Ctrl+C the test sends it, as a
+    well-behaved Unix program should, and the signal tests would wait in vain. With a
+    handler installed here, a child starts with SIGINT at its default again.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
