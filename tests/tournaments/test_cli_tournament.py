@@ -143,6 +143,42 @@ def test_user_errors_are_one_line(
     assert message in lines[0]
 
 
+UNREACHABLE_CLUSTER = """
+game = "trike"
+games = 2
+[cluster]
+address = "tcp://127.0.0.1:1"
+connect_timeout = 0.3
+[[entrants]]
+name = "a"
+command = "random"
+[[entrants]]
+name = "b"
+command = "random --seed 2"
+"""
+
+
+def test_a_cluster_out_of_reach_leaves_nothing_that_stops_a_rerun(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tournament whose cluster cannot be reached writes no journal header: the same
+    command run again fails the same way (one line), not with 'already holds a
+    tournament', and the directory is no tournament for ``standings``."""
+    pytest.importorskip("distributed")
+    config = tmp_path / "club.toml"
+    config.write_text(UNREACHABLE_CLUSTER)
+    out = tmp_path / "club"
+    for _ in range(2):
+        code, _, err = cli(capsys, "tournament", str(config), "--out", str(out))
+        lines = err.strip().splitlines()
+        assert code == 2 and len(lines) == 1, err
+        assert "cannot connect to the Dask scheduler at tcp://127.0.0.1:1" in lines[0]
+    assert not (out / "journal.jsonl").exists()
+    assert not (out / "results.json").exists() and not (out / "games.tgn").exists()
+    code, _, err = cli(capsys, "standings", str(out))
+    assert code == 2 and "holds no tournament" in err
+
+
 def _key(record: GameRecord) -> tuple[object, ...]:
     """A record without its date and timing comments: what must match between runs."""
     tags = tuple((k, v) for k, v in record.tags if k != "Date")

@@ -75,3 +75,4 @@ def test_a_tournament_too_big_for_the_hard_limit_stops_before_any_game(tmp_path:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "open files" in lines[0] and "200" in lines[0], done.stderr
     assert not (out / "games.tgn").exists() or not (out / "games.tgn").read_text().strip()
+    assert not (out / "journal.jsonl").exists()  # so the same command may be run again

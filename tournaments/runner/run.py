@@ -9,7 +9,10 @@
    (``tournaments.play.worker``; by default one per core, up to the concurrency). A
    worker's slot is kept two jobs deep, so it never waits for this loop between
    games; or, with ``[cluster] address``, a Dask cluster (``tournaments.cluster.client``)
-   whose reports come back here to the same journaling path;
+   whose reports come back here to the same journaling path. A new journal's header is
+   written only then: a run whose games cannot start (a cluster out of reach, too few
+   open files, a worker that fails to start) leaves no tournament behind, and the same
+   command can be run again;
 3. feeds every unfinished fixture to the slots (Swiss: round by round, pairing each
    round from the results so far). Each game's report is journaled and synced,
    then appended to ``games.tgn``, before the game counts (``Recorder``: off the
@@ -179,7 +182,10 @@ async def run_tournament(
     info = EventInfo.from_plan(plan)
     total = info.total
     config_json = plan.config.model_dump(mode="json")
-    with Journal.open(out, config_json, info.to_json(), resume=resume) as journal:
+    # A new journal's header is written once the games can be played (the cluster
+    # reached, the workers started): a run that fails before leaves nothing a rerun
+    # would take for a started tournament.
+    with Journal.open(out, config_json, info.to_json(), resume=resume, begin=False) as journal:
         result = RunResult(out, journal.counts, total=total)
         tally = Tally(info, journal.counts)
         result.sprt_decision = tally.sprt_decision()
@@ -200,6 +206,7 @@ async def run_tournament(
                 )
             )
         if result.sprt_decision is not None or journal.done >= total:
+            journal.begin()
             await results.write()
             result.complete = True
             _events_end(events, plan, out, info, journal.counts, result)
@@ -225,6 +232,7 @@ async def run_tournament(
                 trio.open_nursery() as nursery,
             ):
                 result.startup = time.perf_counter() - opened
+                journal.begin()
                 # Out of the cyclic collector's reach while games run: the objects alive
                 # now (modules, the plan, pydantic's schemas), which its older generations
                 # walked whole every few thousand plies (measured at concurrency 1: about
@@ -313,8 +321,9 @@ async def run_tournament(
             # Stopped (a signal, an error): the file gets what the journal holds, if that
             # is quick; a stop must not wait for a big field's tables (the journal and
             # ``referee standings`` have them anyway).
-            with trio.CancelScope(shield=True), trio.move_on_after(STOPPED_WRITE_SECONDS):
-                await results.write()
+            if journal.begun:  # else nothing was written, and nothing is now
+                with trio.CancelScope(shield=True), trio.move_on_after(STOPPED_WRITE_SECONDS):
+                    await results.write()
             if events is not None:
                 events.emit(
                     stream.tournament_finished(

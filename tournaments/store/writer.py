@@ -60,6 +60,8 @@ CHECKPOINT_INTERVAL = 2.0
 """Seconds between checkpoints while games are journaled."""
 CHUNK = 1 << 20
 """Bytes of records or index lines gathered before a write while resuming."""
+FLAGS = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+"""How the journal, ``games.tgn`` and ``index.jsonl`` are opened: appended to."""
 
 
 class Journal:
@@ -69,15 +71,10 @@ class Journal:
     is held for the block.
     """
 
-    def __init__(
-        self,
-        directory: Path,
-        header: bytes,
-        checkpoint: Checkpoint,
-        fds: tuple[int, int, int],
-    ) -> None:
+    def __init__(self, directory: Path, checkpoint: Checkpoint) -> None:
         self.directory = directory
-        self.digest = header_digest(header)
+        self.digest = ""
+        """The header's digest (``header_digest``), once begun."""
         self.counts = checkpoint.counts
         """The tables' counts of the finished games (updated by ``note``)."""
         self.numbers = checkpoint.numbers
@@ -86,7 +83,7 @@ class Journal:
         """Void games journaled (each was, or will be, played again)."""
         self.runner_voids = checkpoint.runner_voids
         """Of ``voids``, those voided by the referee's own lateness (``runner_fault``)."""
-        self._journal_fd, self._games_fd, self._index_fd = fds
+        self._journal_fd = self._games_fd = self._index_fd = -1
         self._size = checkpoint.end
         """The journal's length (the ``end`` of the next index line is past it)."""
         self._games_size = checkpoint.games_end
@@ -95,6 +92,13 @@ class Journal:
         self._pending: deque[tuple[int, int, bool]] = deque()
         """Per written, not yet noted report: its ends and whether it is new."""
         self._checkpointed = time.monotonic()
+        self._start: tuple[dict[str, Any], dict[str, Any]] | None = None
+        """The config and info of a new journal's header, until ``begin`` writes it."""
+
+    @property
+    def begun(self) -> bool:
+        """Whether the journal's header is on disk (a resumed one's always is)."""
+        return self._start is None
 
     @classmethod
     @contextlib.contextmanager
@@ -105,12 +109,19 @@ class Journal:
         info: Mapping[str, Any],
         *,
         resume: bool,
+        begin: bool = True,
     ) -> Iterator[Journal]:
         """Start (``resume=False``) or continue a tournament in ``directory``.
 
         Starting needs a directory without a journal; resuming needs one whose
         header holds ``config`` (compared as JSON, ignoring ``concurrency``,
-        ``workers``, ``out`` and ``cluster``). The checkpoint is written on close.
+        ``workers``, ``out`` and ``cluster``), and mends the directory at once. The
+        checkpoint is written on close.
+
+        ``begin=False`` defers a new journal's header (and its empty ``games.tgn``,
+        ``index.jsonl`` and checkpoint) to ``begin()``: until then the directory holds
+        only its lock, so a run that cannot start its games (a cluster out of reach, a
+        worker that does not start) leaves nothing that a fresh run would refuse.
 
         :raises JournalError: a started tournament without ``resume``, a different
             config, a missing journal on resume, an unreadable journal line before
@@ -137,48 +148,86 @@ class Journal:
                         f"the configuration differs from the one {directory} was started "
                         f"with ({differs}); resume with the same settings"
                     )
-            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
             counts = Counts(tuple(info["names"]), bool(info.get("paired", False)))
-            fds: list[int] = []
-            opened = False
+            journal = cls(directory, Checkpoint(counts, 0))
             try:
-                journal_fd = os.open(path, flags, 0o644)
-                fds.append(journal_fd)
                 if header is not None:
-                    first = header[2]
-                    checkpoint = _recover(directory, journal_fd, first, counts)
+                    journal._resume(header[2])
                 else:
-                    os.ftruncate(journal_fd, 0)  # an empty journal or a torn header
-                    remove_checkpoint(directory)
-                    entry = {
-                        "type": "tournament",
-                        "version": JOURNAL_VERSION,
-                        "config": dict(config),
-                        "info": dict(info),
-                        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                    }
-                    first = (json.dumps(entry) + "\n").encode()
-                    write_all(journal_fd, first)
-                    os.fsync(journal_fd)
-                    (directory / GAMES).write_bytes(b"")
-                    write_index(directory, [])
-                    checkpoint = Checkpoint(counts, len(first))
-                fds.append(os.open(directory / GAMES, flags, 0o644))
-                fds.append(os.open(directory / INDEX, flags, 0o644))
-                journal = cls(directory, first, checkpoint, (fds[0], fds[1], fds[2]))
-                journal.checkpoint()
-                opened = True
+                    journal._start = (dict(config), dict(info))
+                    if begin:
+                        journal.begin()
                 yield journal
-                journal.checkpoint()
-            except OSError as exc:
-                if opened:  # not from opening: the event's own, not for this message
-                    raise
-                # A file of the user's folder in the way (``games.tgn`` a directory), a
-                # full disk: one line naming the file, as for a write during the event.
-                raise write_failed(Path(exc.filename or path), exc) from None
+                if journal.begun:
+                    journal.checkpoint()
             finally:
-                for fd in fds:
-                    os.close(fd)
+                journal._close()
+
+    def begin(self) -> None:
+        """Write a new journal's header (replacing a torn one), empty ``games.tgn`` and
+        ``index.jsonl``, and the first checkpoint; nothing if already begun.
+
+        :raises OutputError: a file of the directory cannot be written (one line).
+        """
+        if self._start is None:
+            return
+        config, info = self._start
+        path = self.directory / JOURNAL
+        entry = {
+            "type": "tournament",
+            "version": JOURNAL_VERSION,
+            "config": config,
+            "info": info,
+            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        }
+        first = (json.dumps(entry) + "\n").encode()
+        try:
+            self._journal_fd = os.open(path, FLAGS, 0o644)
+            os.ftruncate(self._journal_fd, 0)  # an empty journal or a torn header
+            remove_checkpoint(self.directory)
+            write_all(self._journal_fd, first)
+            os.fsync(self._journal_fd)
+            (self.directory / GAMES).write_bytes(b"")
+            write_index(self.directory, [])
+            self._open_appends()
+        except OSError as exc:
+            # A file of the user's folder in the way (``games.tgn`` a directory), a
+            # full disk: one line naming the file, as for a write during the event.
+            raise write_failed(Path(exc.filename or path), exc) from None
+        self._start = None
+        self.digest = header_digest(first)
+        self._size = len(first)
+        self._noted = (len(first), 0)
+        self.checkpoint()
+
+    def _resume(self, header: bytes) -> None:
+        """Open an existing journal and mend its directory (``_recover``).
+
+        :raises OutputError: a file of the directory cannot be opened or mended.
+        """
+        path = self.directory / JOURNAL
+        try:
+            self._journal_fd = os.open(path, FLAGS, 0o644)
+            state = _recover(self.directory, self._journal_fd, header, self.counts)
+            self._open_appends()
+        except OSError as exc:
+            raise write_failed(Path(exc.filename or path), exc) from None
+        self.digest = header_digest(header)
+        self.counts, self.numbers = state.counts, state.numbers
+        self.voids, self.runner_voids = state.voids, state.runner_voids
+        self._size, self._games_size = state.end, state.games_end
+        self._noted = (state.end, state.games_end)
+        self.checkpoint()
+
+    def _open_appends(self) -> None:
+        self._games_fd = os.open(self.directory / GAMES, FLAGS, 0o644)
+        self._index_fd = os.open(self.directory / INDEX, FLAGS, 0o644)
+
+    def _close(self) -> None:
+        for fd in (self._journal_fd, self._games_fd, self._index_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._journal_fd = self._games_fd = self._index_fd = -1
 
     @property
     def done(self) -> int:
@@ -198,10 +247,11 @@ class Journal:
 
         A void game is journaled as ``void`` and its record not appended; a game whose
         number is already finished is journaled (readers keep its first entry) but
-        neither appended nor counted again. A failed write or sync (a full disk) raises
-        ``OutputError``: games journaled before are kept; a torn line is cut off, and
-        ``games.tgn`` mended, on resume.
+        neither appended nor counted again. A journal not yet begun is begun first.
+        A failed write or sync (a full disk) raises ``OutputError``: games journaled
+        before are kept; a torn line is cut off, and ``games.tgn`` mended, on resume.
         """
+        self.begin()
         lines = []
         indexed = []
         records = []
