@@ -22,6 +22,7 @@ from tests.clirun import run_referee
 from tests.cluster.dask_procs import dask_cluster, wait_gone
 from tournaments.cli.app import main
 from tournaments.cli.play import match_plan
+from tournaments.cli.tournament_setup import RunOptions
 from tournaments.cluster.local import LoopbackCluster
 from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entrants
 from tournaments.event.cluster_settings import ClusterConfig
@@ -243,11 +244,7 @@ async def test_play_on_a_cluster_plays_the_local_matchs_games(
         return match_plan(
             {**settings, **cluster_keys},
             entrants,
-            max_plies=1000,
-            resign=None,
-            draw=None,
-            sandbox=None,
-            hidden=[],
+            RunOptions(max_plies=1000),
         )
 
     await run_match(plan(None), tmp_path / "here.tgn", transcript_file=tmp_path / "here.log")

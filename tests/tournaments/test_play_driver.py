@@ -21,7 +21,7 @@ from referee.record import GameRecord, read_records
 from tests.clirun import run_referee
 from tests.tournaments.local import bot_factory, failing_starts, late_factory
 from tournaments.cli.play import match_plan
-from tournaments.cli.tournament_setup import engine_entrants
+from tournaments.cli.tournament_setup import RunOptions, engine_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
@@ -41,11 +41,7 @@ def plan_of(**settings: Any) -> Plan:
     return match_plan(
         {**base, **settings},
         engine_entrants(ENGINES, None, nodes=None, depth=None)[0],
-        max_plies=1000,
-        resign=None,
-        draw=None,
-        sandbox=None,
-        hidden=[],
+        RunOptions(max_plies=1000),
     )
 
 

@@ -1,13 +1,18 @@
 """``tournament``'s options to its config: the settings the options override are read once
-(a config file's, or a resumed tournament's journal header), and the options go over them."""
+(a config file's, or a resumed tournament's journal header), and the options go over them;
+``play`` and ``tournament`` lay their shared options over their config in one function
+(``checked_plan``), so they print the same notes in the same order."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tournaments.cli.play import PlayOptions, play_setup
 from tournaments.cli.tournament_setup import TournamentOptions, earlier_settings, tournament_setup
 from tournaments.event.config import ConfigError
 from tournaments.store.journal import JOURNAL, JOURNAL_VERSION
@@ -74,3 +79,49 @@ def test_options_make_the_plan_with_the_file_under_them(
     ]
     with pytest.raises(ConfigError, match="give an output directory"):
         tournament_setup(TournamentOptions(config=config))
+
+
+def both_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], **flags: Any
+) -> tuple[tuple[str, str], tuple[str, str]]:
+    """What ``play trike`` and ``tournament -g trike`` print (standard output, standard
+    error) while they make their plan with the same ``flags``."""
+    play_setup(PlayOptions(game="trike", **flags))
+    played = capsys.readouterr()
+    tournament_setup(TournamentOptions(game="trike", out=tmp_path / "ev", **flags))
+    toured = capsys.readouterr()
+    return (played.out, played.err), (toured.out, toured.err)
+
+
+@pytest.mark.processes
+def test_play_and_tournament_print_the_same_notes_in_the_same_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    many = (os.cpu_count() or 1) + 1
+    engines = ["name=m cmd=mcts", "name=g cmd=greedy sandbox=bwrap"]
+    play, tournament = both_commands(
+        tmp_path, capsys, engine=engines, tc="5+0", nodes=30, sandbox="none", concurrency=many
+    )
+    assert play == tournament
+    out, err = play
+    assert out == "Engines: m (nodes 30), g (no node limit)\n"
+    assert err.splitlines() == [
+        """referee: note: --sandbox none overrides entrant g's sandbox = "bwrap\"""",
+        "referee: note: g does not declare 'feature nodes': it plays without a node limit",
+        f"referee: note: concurrency {many} on {many - 1} cores: engines share CPUs (fine"
+        " for instant engines, not for thinking ones)",
+    ]
+
+
+@pytest.mark.processes
+def test_a_sandbox_limit_over_an_entrant_s_own_is_noted_by_both_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bwrap: None
+) -> None:
+    engines = ["name=a cmd=random max_memory_mb=512", "name=b cmd=random max_memory_mb=256"]
+    play, tournament = both_commands(
+        tmp_path, capsys, engine=engines, sandbox="bwrap", sandbox_memory=256
+    )
+    assert play == tournament == (
+        "",
+        "referee: note: --sandbox-memory 256 overrides entrant a's max_memory_mb = 512\n",
+    )

@@ -4,8 +4,9 @@ one-encounter event.
 ``play_command`` bundles its options into a ``PlayOptions``; ``play_setup`` checks the
 ones the config does not (the seat count, the record file) and ``match_plan`` makes the
 match's config (the event model a tournament has: entrants,
-the game, the clock, the number of games, the seed, openings, adjudication) and checks it
-with ``Plan.from_config``, as ``tournament`` does; ``play_match`` runs it through the
+the game, the clock, the number of games, the seed, openings) and hands it to the
+tournament's own ``checked_plan`` (adjudication, sandbox, search limits, notes, engine
+checks: the same steps in the same order); ``play_match`` runs it through the
 tournament's driver (``tournaments.runner.match``) and prints a line per game and the
 standings. So ``play`` and ``tournament`` play, retry and record games the same way.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,18 +30,15 @@ from referee.record import sync_file
 from referee.registry import make_game
 from tournaments.cli.progress import game_line, void_line
 from tournaments.cli.rules import parse_rule_options
-from tournaments.cli.sandbox import SandboxLimits, sandbox_mode, with_limits
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament_setup import (
-    check_local_engines,
+    RunOptions,
+    checked_plan,
     clock_flag,
     engine_entrants,
-    engines_line,
     openings_section,
-    with_command_line_adjudication,
-    with_shared_limits,
 )
-from tournaments.event.config import SandboxMode, parse_config, with_sandbox
+from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
 from tournaments.play.worker import WorkerError
@@ -88,8 +87,8 @@ class PlayOptions:
 
 
 def play_setup(options: PlayOptions) -> Plan:
-    """The checked plan of the match ``options`` describe (``match_plan``), once the
-    record file (``--out``) is known to take records; prints the ``Engines:`` line.
+    """The checked plan of the match ``options`` describe (``match_plan``: its notes and
+    ``Engines:`` line printed), once the record file (``--out``) is known to take records.
 
     :raises UserError: a bad option (``--transcripts``, a seat count the game does not
         have: each its own line, before the config), or as ``match_plan``.
@@ -113,8 +112,6 @@ def play_setup(options: PlayOptions) -> Plan:
     }
     if options.openings is not None or options.opening_plies is not None:
         settings["openings"] = openings_section(options.openings, options.opening_plies)
-    if options.cluster is not None:
-        settings["cluster"] = {"address": options.cluster}
     if options.out is not None:
         check_appendable(options.out)
     entrants, shared = engine_entrants(
@@ -124,41 +121,27 @@ def play_setup(options: PlayOptions) -> Plan:
         depth=options.depth,
         clock=clock_flag(options.tc, options.movetime),
     )
-    plan = match_plan(
+    return match_plan(
         {k: v for k, v in settings.items() if v is not None},
         entrants,
-        shared=shared,
-        max_plies=options.max_plies,
-        resign=options.resign,
-        draw=options.draw,
-        sandbox=sandbox_mode(options.sandbox),
-        limits=SandboxLimits(options.sandbox_memory, options.sandbox_cpu, options.sandbox_procs),
+        RunOptions.given(options, shared),
         hidden=[options.out] if options.out is not None else [],
     )
-    engines = engines_line(plan)
-    if engines is not None:
-        typer.echo(engines)
-    return plan
 
 
 def match_plan(
     settings: dict[str, Any],
     entrants: list[dict[str, Any]],
+    run: RunOptions,
     *,
-    shared: dict[str, int] | None = None,
-    max_plies: int,
-    resign: str | None,
-    draw: str | None,
-    sandbox: SandboxMode | None,
-    limits: SandboxLimits | None = None,
-    hidden: list[Path],
+    hidden: Sequence[Path] = (),
 ) -> Plan:
     """The checked plan of a match: ``entrants`` (one per seat) meet at one table,
     seats rotated every game (``seat_order = "cyclic"``: with two seats the same as every
     arrangement), plus the config keys in ``settings`` (``game``, ``games``, ``seed``,
-    ``tc``, ...). ``hidden`` paths (the record file) are hidden from sandboxed engines.
-    ``shared`` search limits (``--nodes``, ``--each nodes=``) go to the engines that
-    declare the feature; a note names each one left without (``with_shared_limits``).
+    ``tc``, ...), with the ``run`` options over them as ``tournament``'s are over its
+    config (``checked_plan``: the same steps, notes and ``Engines:`` line, in the same
+    order). ``hidden`` paths (the record file) are hidden from sandboxed engines.
 
     :raises UserError: a bad setting, or an engine that cannot run (one line).
     """
@@ -169,21 +152,7 @@ def match_plan(
         "entrants": entrants,
         **settings,
     }
-    cfg = parse_config(data, "command line")
-    cfg = with_command_line_adjudication(cfg, max_plies=max_plies, resign=resign, draw=draw)
-    if sandbox is not None:
-        cfg = with_sandbox(cfg, sandbox)
-    if limits is not None:
-        cfg = with_limits(cfg, limits)
-    if shared:
-        cfg, notes = with_shared_limits(cfg, "command line", shared)
-        for note in notes:
-            typer.echo(f"referee: note: {note}", err=True)
-    plan = Plan.from_config(cfg, "command line").hiding(hidden)
-    if limits is not None:  # --sandbox-* with no engine in the sandbox: one line, not ignored
-        limits.refuse_unsandboxed(plan.entrants)
-    check_local_engines(plan)
-    return plan
+    return checked_plan(parse_config(data, "command line"), "command line", run, hidden=hidden)
 
 
 def check_appendable(path: Path) -> None:

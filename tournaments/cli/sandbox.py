@@ -7,7 +7,7 @@ package is one line, not a void game per engine.
 
 ``--sandbox-memory MIB``, ``--sandbox-cpu SECONDS`` and ``--sandbox-procs N`` set the
 sandbox's limits for every engine of the command (``SandboxLimits``, read once here):
-``play`` and ``check-engine`` pass them to ``confine``, ``tournament`` to
+``check-engine`` passes them to ``confine``, ``play`` and ``tournament`` to
 ``with_limits`` (over every entrant's config keys, as ``--sandbox`` is). Without them
 the sandbox's defaults hold (2048 MiB, 3600 s, 64 processes). They limit the sandbox
 only: given without one (no ``--sandbox bwrap``, no sandboxed entrant), they are
@@ -139,6 +139,34 @@ def with_limits(config: TournamentConfig, limits: SandboxLimits) -> TournamentCo
         return config
     entrants = [entrant.model_copy(update=update) for entrant in config.entrants]
     return config.model_copy(update={"entrants": entrants})
+
+
+def sandbox_override_notes(
+    config: TournamentConfig, mode: SandboxMode | None, limits: SandboxLimits
+) -> list[str]:
+    """A note for each entrant's key of ``config`` that ``--sandbox`` (``mode``) or a
+    ``--sandbox-*`` flag (``limits``) replaces with a different value (``with_sandbox``,
+    ``with_limits``: the flags win over every entrant's keys); none for a key the entrant
+    leaves unset."""
+    given = [
+        (key, flag, value)
+        for key, flag, value in (
+            ("sandbox", "--sandbox", mode),
+            ("max_memory_mb", "--sandbox-memory", limits.memory_mb),
+            ("max_cpu_seconds", "--sandbox-cpu", limits.cpu_seconds),
+            ("max_processes", "--sandbox-procs", limits.processes),
+        )
+        if value is not None
+    ]
+    notes = []
+    for entrant in config.entrants:
+        for key, flag, value in given:
+            own = getattr(entrant, key)
+            if own is not None and own != value:
+                shown = f'"{own}"' if isinstance(own, str) else own
+                who = entrant.name or entrant.command
+                notes.append(f"{flag} {value} overrides entrant {who}'s {key} = {shown}")
+    return notes
 
 
 def sandbox_mode(value: str | None) -> SandboxMode | None:

@@ -1,25 +1,36 @@
 """From ``referee tournament``'s options to the checked plan it runs, and the steps of that
-which ``play`` shares (the engines' shared settings and search limits, adjudication, the
-engine checks before the first game).
+which ``play`` shares.
 
 ``TournamentOptions`` holds the command's options as given; ``tournament_setup`` turns
 them into the config model (command-line options override the file's keys, or those of
-the tournament being resumed: ``earlier_settings`` reads those once), prints a note for
-each override, checks it with ``Plan.from_config`` and checks the engines that play here.
+the tournament being resumed: ``earlier_settings`` reads those once) and notes each
+override. ``checked_plan`` is the tail both ``tournament`` and ``play`` (a one-encounter
+event, ``cli.play.match_plan``) run their config through, so the two commands take the
+same steps in the same order and print the same notes for the same engines and flags:
+the ``RunOptions`` (adjudication, cluster, sandbox and its limits, the shared search
+limits) laid over the config, the notes, ``Plan.from_config``, the ``Engines:`` line and
+the checks of the engines that play here.
 Every user error is a ``ConfigError`` (or an engine-setup error) of one line.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import typer
 
 from referee.score_rules import DrawRule, ResignRule
-from tournaments.cli.sandbox import SandboxLimits, require_sandbox, sandbox_mode, with_limits
+from tournaments.cli.sandbox import (
+    SandboxLimits,
+    require_sandbox,
+    sandbox_mode,
+    sandbox_override_notes,
+    with_limits,
+)
 from tournaments.cli.signals import run_until_signalled
 from tournaments.event.cluster_settings import LOCAL, ClusterConfig
 from tournaments.event.config import (
@@ -137,25 +148,12 @@ def tournament_setup(options: TournamentOptions) -> TournamentSetup:
     notes += entrant_notes
     if entrants is not None:
         overrides["entrants"] = entrants
-    cfg = _with_run_options(earlier.config(overrides), options)
-    limits = SandboxLimits(options.sandbox_memory, options.sandbox_cpu, options.sandbox_procs)
-    cfg = with_limits(cfg, limits)
-    if shared:
-        cfg, limit_notes = with_shared_limits(cfg, earlier.source, shared)
-        notes += limit_notes
-    for note in notes:
-        typer.echo(f"referee: note: {note}", err=True)
+    cfg = earlier.config(overrides)
     directory = options.out if options.out is not None else cfg.out
     if directory is None:
         raise ConfigError('give an output directory: --out DIR (or out = "DIR" in the config)')
-    plan = Plan.from_config(cfg, earlier.source)
-    limits.refuse_unsandboxed(plan.entrants)
-    engines = engines_line(plan)
-    if engines is not None:
-        typer.echo(engines)
-    check_local_engines(plan)
-    _concurrency_note(cfg)
-    return TournamentSetup(plan, Path(directory))
+    run = RunOptions.given(options, shared)
+    return TournamentSetup(checked_plan(cfg, earlier.source, run, notes), Path(directory))
 
 
 def _option_settings(options: TournamentOptions) -> tuple[dict[str, Any], dict[str, str]]:
@@ -214,28 +212,125 @@ def openings_section(file: Path | None, plies: int | None) -> dict[str, Any]:
     return section
 
 
-def _with_run_options(cfg: TournamentConfig, options: TournamentOptions) -> TournamentConfig:
-    """``cfg`` with the options that change a section key by key or every entrant:
-    ``--max-plies``/``--resign``/``--draw``, ``--cluster`` (the ``[cluster]`` section's
-    other keys stay) and ``--sandbox`` (every entrant, whatever the file says; kept for
-    ``--resume``).
+class RunSource(Protocol):
+    """The options ``play`` and ``tournament`` share by name (``PlayOptions``,
+    ``TournamentOptions``), of which ``RunOptions.given`` takes its values."""
 
-    :raises ConfigError: a bad adjudication rule or ``--cluster`` address.
+    @property
+    def max_plies(self) -> int | None: ...
+    @property
+    def resign(self) -> str | None: ...
+    @property
+    def draw(self) -> str | None: ...
+    @property
+    def cluster(self) -> str | None: ...
+    @property
+    def sandbox(self) -> str | None: ...
+    @property
+    def sandbox_memory(self) -> int | None: ...
+    @property
+    def sandbox_cpu(self) -> int | None: ...
+    @property
+    def sandbox_procs(self) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The options that ``checked_plan`` lays over an event's config, the same for
+    ``play`` and ``tournament`` (None, empty: not given, the config's value holds)."""
+
+    max_plies: int | None = None
+    resign: str | None = None
+    draw: str | None = None
+    cluster: str | None = None
+    """``tcp://HOST:PORT``, or ``local`` (play here whatever the config says)."""
+    sandbox: str | None = None
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    shared: dict[str, int] = field(default_factory=dict)
+    """The shared search limits (``--nodes``, ``--depth``, ``--each nodes=``: as
+    ``shared_settings`` gives them), for the entrants that declare the feature."""
+
+    @classmethod
+    def given(cls, options: RunSource, shared: dict[str, int]) -> RunOptions:
+        """The run options of a command's ``options``, with its ``shared`` limits."""
+        return cls(
+            max_plies=options.max_plies,
+            resign=options.resign,
+            draw=options.draw,
+            cluster=options.cluster,
+            sandbox=options.sandbox,
+            limits=SandboxLimits(
+                options.sandbox_memory, options.sandbox_cpu, options.sandbox_procs
+            ),
+            shared=shared,
+        )
+
+
+def checked_plan(
+    cfg: TournamentConfig,
+    source: str,
+    run: RunOptions,
+    notes: Sequence[str] = (),
+    *,
+    hidden: Sequence[Path] = (),
+) -> Plan:
+    """The plan of ``cfg`` with ``run``'s options over it, checked, for ``play`` and
+    ``tournament`` alike: this one function decides the order of the steps and of what
+    they print. In order: ``--max-plies``/``--resign``/``--draw`` (the
+    ``[adjudication]`` section key by key), ``--cluster`` (the section's other keys
+    stay), ``--sandbox`` and ``--sandbox-*`` (every entrant's, over its own keys: kept
+    for ``--resume``), the shared search limits (each entrant that declares the feature;
+    started once to see); then ``notes`` (the command's own, e.g. the overrides of a
+    file), those of an entrant's own sandbox key replaced (``sandbox_override_notes``)
+    and those of the shared limits, each a ``referee: note:`` line on the standard
+    error; ``Plan.from_config`` (``source`` names the config in its errors), with the
+    ``hidden`` paths (``play``'s record file) hidden from sandboxed entrants; the
+    ``Engines:`` line (standard output); the engines that play here checked
+    (``check_local_engines``); last, a note when more games run at once than there are
+    cores.
+
+    :raises ConfigError: a bad adjudication rule or ``--cluster`` address, a bad config;
+        UserError: ``--sandbox`` not a mode, ``--sandbox-*`` with no sandboxed engine;
+        or as ``with_shared_limits`` and ``check_local_engines``.
     """
     cfg = with_command_line_adjudication(
-        cfg, max_plies=options.max_plies, resign=options.resign, draw=options.draw
+        cfg, max_plies=run.max_plies, resign=run.resign, draw=run.draw
     )
-    if options.cluster is not None:
-        address = None if options.cluster == LOCAL else options.cluster
-        try:
-            settings = ClusterConfig(**{**dict(cfg.cluster), "address": address})
-        except ValueError:
-            raise ConfigError(
-                f"bad --cluster {options.cluster!r}: expected tcp://HOST:PORT"
-            ) from None
-        cfg = cfg.model_copy(update={"cluster": settings})
-    mode = sandbox_mode(options.sandbox)
-    return with_sandbox(cfg, mode) if mode is not None else cfg
+    cfg = _with_cluster(cfg, run.cluster)
+    mode = sandbox_mode(run.sandbox)
+    notes = [*notes, *sandbox_override_notes(cfg, mode, run.limits)]
+    if mode is not None:
+        cfg = with_sandbox(cfg, mode)
+    cfg = with_limits(cfg, run.limits)
+    if run.shared:
+        cfg, limit_notes = with_shared_limits(cfg, source, run.shared)
+        notes += limit_notes
+    for note in notes:
+        typer.echo(f"referee: note: {note}", err=True)
+    plan = Plan.from_config(cfg, source).hiding(hidden)
+    run.limits.refuse_unsandboxed(plan.entrants)
+    engines = engines_line(plan)
+    if engines is not None:
+        typer.echo(engines)
+    check_local_engines(plan)
+    _concurrency_note(cfg)
+    return plan
+
+
+def _with_cluster(cfg: TournamentConfig, cluster: str | None) -> TournamentConfig:
+    """``cfg`` with ``--cluster``'s address (``local``: none) over its ``[cluster]``
+    section's (the section's other keys stay).
+
+    :raises ConfigError: an address that is not ``tcp://HOST:PORT``.
+    """
+    if cluster is None:
+        return cfg
+    address = None if cluster == LOCAL else cluster
+    try:
+        settings = ClusterConfig(**{**dict(cfg.cluster), "address": address})
+    except ValueError:
+        raise ConfigError(f"bad --cluster {cluster!r}: expected tcp://HOST:PORT") from None
+    return cfg.model_copy(update={"cluster": settings})
 
 
 def _concurrency_note(cfg: TournamentConfig) -> None:
