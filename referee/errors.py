@@ -20,12 +20,23 @@ subclass it where they are raised: ``ConfigError`` (a tournament config),
 command, build or sandbox), ``JournalError``, ``OpeningError``, ``ClusterError`` and
 the rest. A ``ValueError`` that is not one of them is a bug (a broken contract between
 modules); a caller that hands on the user's value converts the library's
-``ValueError`` into a ``UserError`` naming where the value came from.
+``ValueError`` into a ``UserError`` naming where the value came from. ``leaves`` flattens
+the exception group a trio nursery raises, so each caller can tell which kind it holds.
 """
 
 from __future__ import annotations
 
 from protocol.errors import UserError as UserError
+
+
+def leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    """The errors inside ``group`` and its nested groups, depth first, in order: what a
+    trio nursery's group holds once flattened, for the callers that decide whether it is
+    one user error (one line) or a bug (its traceback)."""
+    found: list[BaseException] = []
+    for error in group.exceptions:
+        found += leaves(error) if isinstance(error, BaseExceptionGroup) else [error]
+    return found
 
 
 class PathError(UserError):

@@ -21,7 +21,7 @@ from tabulate import tabulate
 from protocol.spec import EngineSpec
 from referee.clock import TC_HELP
 from referee.core import Game
-from referee.errors import UserError
+from referee.errors import UserError, leaves
 from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
 from referee.registry import GAMES, make_game
@@ -385,9 +385,9 @@ def main() -> None:
             raise
         if not isinstance(error, BaseExceptionGroup):
             _report_bug()  # anything else is a bug: its traceback and where to report it
-        leaves = _leaves(error)
-        if leaves and all(isinstance(e, UserError) for e in leaves):
-            _fail(_one_line(leaves[0]))
+        inner = leaves(error)
+        if inner and all(isinstance(e, UserError) for e in inner):
+            _fail(_one_line(inner[0]))
         _report_bug()
     raise SystemExit(code if isinstance(code, int) else 0)
 
@@ -423,16 +423,6 @@ def _usage_line(error: Exception) -> str:
     ctx = getattr(error, "ctx", None)
     path = getattr(ctx, "command_path", None) or "referee"
     return f"{message} (see '{path} --help')"
-
-
-def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
-    found: list[BaseException] = []
-    for error in group.exceptions:
-        if isinstance(error, BaseExceptionGroup):
-            found.extend(_leaves(error))
-        else:
-            found.append(error)
-    return found
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,7 +27,7 @@ from typing import ParamSpec, TypeVar
 import trio
 import typer
 
-from referee.errors import UserError
+from referee.errors import UserError, leaves
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -61,7 +61,6 @@ def stop_signals_interrupt() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-
 
 
 def stoppable(early_line: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
@@ -127,22 +126,15 @@ def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
         # Ctrl+C reaches whichever task trio was running, so it may come back wrapped.
         if group.subgroup(KeyboardInterrupt) is not None:
             raise KeyboardInterrupt from None
-        leaves = _leaves(group)
-        if leaves and all(isinstance(e, Exception) for e in leaves):
+        inner = leaves(group)
+        if inner and all(isinstance(e, Exception) for e in inner):
             # The caller turns one error into one line: the first (the others usually
             # echo it, e.g. every worker failing on the same full disk); the group is
             # kept as the cause for --debug. A bug beside user errors goes first: it
             # must show its traceback, not hide behind another task's one line.
-            bugs = [e for e in leaves if not isinstance(e, UserError)]
-            raise (bugs or leaves)[0] from group
+            bugs = [e for e in inner if not isinstance(e, UserError)]
+            raise (bugs or inner)[0] from group
         raise
     finally:
         _in_loop = False
         _early.clear()
-
-
-def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
-    found: list[BaseException] = []
-    for error in group.exceptions:
-        found += _leaves(error) if isinstance(error, BaseExceptionGroup) else [error]
-    return found

@@ -16,6 +16,7 @@ from typing import Protocol
 
 import trio
 
+from referee.errors import leaves
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VoidTally
@@ -186,23 +187,13 @@ async def play_all(
                 await send.send(job)
 
 
-def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
-    found: list[BaseException] = []
-    for error in group.exceptions:
-        if isinstance(error, BaseExceptionGroup):
-            found += _leaves(error)
-        else:
-            found.append(error)
-    return found
-
-
 @contextlib.asynccontextmanager
 async def unwrapped() -> AsyncIterator[None]:
     """Raise the one real error of an exception group bare (one-line errors reach users)."""
     try:
         yield
     except BaseExceptionGroup as group:
-        leaves = [e for e in _leaves(group) if not isinstance(e, trio.Cancelled)]
-        if len(leaves) == 1:
-            raise leaves[0] from None
+        inner = [e for e in leaves(group) if not isinstance(e, trio.Cancelled)]
+        if len(inner) == 1:
+            raise inner[0] from None
         raise
