@@ -45,6 +45,7 @@ from tournaments.play.worker import WorkerError
 from tournaments.results.game import GameReport
 from tournaments.results.standings import has_game_points, standings, standings_table
 from tournaments.runner.match import MatchResult, run_match
+from tournaments.runner.record_out import is_named_pipe, same_as_stdout
 from tournaments.store.transcripts import MODES as TRANSCRIPT_MODES
 
 MATCH_EVENT = "referee match"
@@ -157,7 +158,13 @@ def match_plan(
 
 def check_appendable(path: Path) -> None:
     """Fail before the first game if records cannot be appended (and synced) to ``path``
-    (any writable file: a device such as ``/dev/null`` has nothing to sync)."""
+    (any writable file: a device such as ``/dev/null`` has nothing to sync). A named
+    pipe is only checked for the right to write: opening it would wait for its reader,
+    and closing it would end the reader's input before the first game."""
+    if is_named_pipe(path):
+        if not os.access(path, os.W_OK):
+            raise UserError(f"cannot write records to {path}: Permission denied")
+        return
     try:
         with open(path, "ab") as f:
             sync_file(f.fileno())
@@ -185,16 +192,28 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
     total = plan.total()
     scored: list[tuple[tuple[str, ...], Outcome]] = []
     """Seats and outcome of each scored game (the standings need no more)."""
+    # With the records on the standard output (--out /dev/stdout), it holds them only.
+    err = out is not None and same_as_stdout(out)
 
     def on_game(report: GameReport) -> None:
         if not report.void:
             scored.append((report.seats, report.outcome))
         if not quiet:
-            typer.echo(game_line(report, total))
+            typer.echo(game_line(report, total), err=err)
+
+    def on_wait(note: str) -> None:
+        typer.echo(f"referee: {note}", err=True)
 
     try:
         result: MatchResult = run_until_signalled(
-            lambda: run_match(plan, out, on_game=on_game, transcript_file=kept, keep_played=False)
+            lambda: run_match(
+                plan,
+                out,
+                on_game=on_game,
+                transcript_file=kept,
+                keep_played=False,
+                on_wait=on_wait,
+            )
         )
     except KeyboardInterrupt:
         saved = f"; they are in {out}" if out is not None and scored else ""
@@ -208,18 +227,22 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
             raise UserError(f"no game could be played: {exc}") from None
         saved = f"; the {len(scored)} finished game(s) are in {out}" if out is not None else ""
         raise UserError(f"{exc}{saved}") from None
-    _print_standings(plan, scored, result)
+    _print_standings(plan, scored, result, err=err)
     if out is not None:
-        typer.echo(f"records appended to {out}")
+        typer.echo(f"records appended to {out}", err=err)
 
 
 def _print_standings(
-    plan: Plan, scored: list[tuple[tuple[str, ...], Outcome]], result: MatchResult
+    plan: Plan,
+    scored: list[tuple[tuple[str, ...], Outcome]],
+    result: MatchResult,
+    *,
+    err: bool = False,
 ) -> None:
     rows = standings(scored, list(plan.names))
     with_points = has_game_points(outcome for _, outcome in scored)
     headers, cells = standings_table(rows, game_points=with_points)
-    typer.echo("")
-    typer.echo(tabulate(cells, headers=headers))
+    typer.echo("", err=err)
+    typer.echo(tabulate(cells, headers=headers), err=err)
     if result.voids:
-        typer.echo(void_line(result.voids, result.runner_voids))
+        typer.echo(void_line(result.voids, result.runner_voids), err=err)

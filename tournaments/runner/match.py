@@ -11,24 +11,32 @@ records carry the tags of ``tournament`` records (``play.slot.game_tags``) and
 its transcripts are kept by the same slot code.
 
 What differs from a tournament is only where finished games go: there is no event
-directory and no journal. Each scored game's record is appended to the ``records`` file
-(any writable file) and synced as it finishes, in finishing order, before its report is
-passed on (so a stopped match has every game it reported on disk); a void game is
-never written there.
+directory and no journal. Each scored game's record is appended to ``records`` (a file,
+a device, a named pipe or the standard output: ``runner.record_out``) as it finishes, in
+finishing order, off the event loop and before its report is passed on (so a stopped
+match has every game it reported on disk); games that end while a write is under way go
+in the next write together. A void game is never written there.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.record import append_text
+import trio
+
 from tournaments.event.plan import Plan
 from tournaments.play.slot import PlayerFactory
 from tournaments.results.game import GameReport
+from tournaments.runner.record_out import RecordOut, open_record_out
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
+
+BACKLOG = 64
+"""Reports waiting for their write before the slots wait (``_Records.ready``)."""
 
 
 @dataclass
@@ -49,8 +57,74 @@ class MatchResult:
     """Seconds from the slots being ready to the last game."""
 
 
-async def _always_ready() -> None:
-    """A match has no recorder backlog: each record is written as its report arrives."""
+class _Records:
+    """Writes the reports' records off the slots' path, then passes each report on.
+
+    ``submit`` never blocks a slot: reports queue up, and ``run`` writes whatever has
+    queued in one write (``RecordOut.write``, in a thread), then counts the reports and
+    calls ``on_game`` for each, in the order they came.
+    """
+
+    def __init__(
+        self,
+        out: RecordOut | None,
+        result: MatchResult,
+        on_game: Callable[[GameReport], None] | None,
+        keep_played: bool,
+    ) -> None:
+        self.out = out
+        self.result = result
+        self.on_game = on_game
+        self.keep_played = keep_played
+        self.send, self.receive = trio.open_memory_channel[GameReport](math.inf)
+        self.submitted = 0
+        self.passed = 0
+        self.progress = trio.Event()
+        self.done = trio.Event()
+
+    def submit(self, report: GameReport) -> None:
+        self.submitted += 1
+        self.send.send_nowait(report)
+
+    async def ready(self) -> None:
+        """Return once fewer than ``BACKLOG`` reports wait (a reader slower than the games
+        holds them up, not the memory)."""
+        while self.submitted - self.passed >= BACKLOG:
+            await self.progress.wait()
+
+    async def run(self) -> None:
+        async with self.receive:
+            async for report in self.receive:
+                batch = [report]
+                with contextlib.suppress(trio.WouldBlock, trio.EndOfChannel):
+                    while True:
+                        batch.append(self.receive.receive_nowait())
+                text = "".join(r.record for r in batch if not r.void)
+                if text and self.out is not None:
+                    await self.out.write(text)
+                for item in batch:
+                    self._count(item)
+                self.progress.set()
+                self.progress = trio.Event()
+        self.done.set()
+
+    async def close(self) -> None:
+        """Write and pass on what is queued, then end ``run``."""
+        self.send.close()
+        await self.done.wait()
+
+    def _count(self, report: GameReport) -> None:
+        result = self.result
+        if report.void:
+            result.voids += 1
+            result.runner_voids += report.runner_fault
+        else:
+            result.played_count += 1
+            if self.keep_played:
+                result.played.append(report)
+        self.passed += 1
+        if self.on_game is not None:
+            self.on_game(report)
 
 
 async def run_match(
@@ -63,6 +137,7 @@ async def run_match(
     factory: PlayerFactory | None = None,
     transcript_file: Path | None = None,
     keep_played: bool = True,
+    on_wait: Callable[[str], None] | None = None,
 ) -> MatchResult:
     """Play every game of ``plan`` (a round robin or gauntlet; not Swiss), appending each
     scored game's record to ``records`` (None: nowhere) and calling ``on_game`` with every
@@ -70,10 +145,13 @@ async def run_match(
 
     ``concurrency``/``workers``/``factory`` as for ``run_tournament`` (defaults: the plan's
     config; with ``[cluster] address`` the games are played on that cluster);
-    ``transcript_file``: the one file the kept transcripts go to (None: none kept).
+    ``transcript_file``: the one file the kept transcripts go to (None: none kept);
+    ``on_wait``: told once when ``records`` is a named pipe with no reader yet (the
+    games wait for one).
 
     :raises TournamentError: a game stayed void (its records so far are written).
-    :raises PathError: the record file cannot be written (one line naming it).
+    :raises PathError: the record file cannot be written, or a named pipe's reader went
+        away (one line naming it).
     :raises tournaments.cluster.client.ClusterError: the cluster cannot be used or was lost.
     :raises ValueError: a Swiss plan (its rounds are paired from a journal's results).
     """
@@ -81,37 +159,34 @@ async def run_match(
         raise ValueError("a match is a round robin or gauntlet, not a Swiss event")
     concurrency, workers = slot_counts(plan, concurrency, workers, factory)
     result = MatchResult()
-
-    def submit(report: GameReport) -> None:
-        if report.void:
-            result.voids += 1
-            result.runner_voids += report.runner_fault
-        else:
-            if records is not None:
-                append_text(records, report.record)
-            result.played_count += 1
-            if keep_played:
-                result.played.append(report)
-        if on_game is not None:
-            on_game(report)
-
     jobs = (plan.job(fixture) for fixture in plan.iter_static_fixtures())
     opened = time.perf_counter()
-    async with (
-        unwrapped(),
-        open_games(
-            plan,
-            None,
-            concurrency,
-            workers,
-            factory,
-            [],
-            transcript_file=transcript_file,
-            resumable=False,
-        ) as play_all,
-    ):
-        started = time.perf_counter()
-        result.startup = started - opened
-        await play_all(jobs, submit, _always_ready)
+    async with unwrapped(), contextlib.AsyncExitStack() as stack:
+        out = None
+        if records is not None:
+            out = await stack.enter_async_context(open_record_out(records, on_wait=on_wait))
+        recorder = _Records(out, result, on_game, keep_played)
+        play_all = await stack.enter_async_context(
+            open_games(
+                plan,
+                None,
+                concurrency,
+                workers,
+                factory,
+                [],
+                transcript_file=transcript_file,
+                resumable=False,
+            )
+        )
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(recorder.run)
+            started = time.perf_counter()
+            result.startup = started - opened
+            try:
+                await play_all(jobs, recorder.submit, recorder.ready)
+            except Exception:
+                await recorder.close()  # write the games that did finish, then stop
+                raise
+            await recorder.close()
         result.wall = time.perf_counter() - started
     return result
