@@ -21,6 +21,12 @@ from referee.errors import IllegalMoveError, InvalidOptionError
 Seat = int
 """A 0-based place at the table in turn order. Never an entrant identity."""
 
+DEFAULT_MAX_PLIES = 20_000
+"""The referee's ply cap (``Termination.MOVE_LIMIT``) unless the caller sets one: above
+the longest game that always ends by the rules (Tricolor on its largest board, n = 64: at
+most 3·64² = 12,288 placements). Here, not in ``referee.match``, so the command line
+can show it as a default without reading the match loop."""
+
 
 class Termination(enum.Enum):
     """Why a game ended: rules-level reasons first, referee-level (failures) after.

@@ -65,10 +65,16 @@ from protocol.history import MoveHistory
 from protocol.messages import GameOver, Go
 from protocol.search_info import NO_SEARCH, SearchInfo, Shares
 from referee.clock import Clock, TimeControl
-from referee.core import Game, Outcome, State, Termination
+from referee.core import DEFAULT_MAX_PLIES, Game, Outcome, State, Termination
 from referee.errors import IllegalMoveError, InvalidMoveError
 from referee.players import GameSetup, MoveRequest, Player, tell_game_over
-from referee.results import forfeit_outcome, result_text, unfinished_outcome
+from referee.results import (
+    RUNNER_LATE,
+    forfeit_outcome,
+    result_text,
+    runner_fault,
+    unfinished_outcome,
+)
 from referee.score_rules import Decision, ScoreAdjudicator, ScoreRules, adjudicated_outcome
 
 FAILURE_POLICY: dict[type[EngineError], Termination] = {
@@ -79,12 +85,6 @@ FAILURE_POLICY: dict[type[EngineError], Termination] = {
 }
 """Termination of an engine failure after the first move request (before it: VOID)."""
 
-RUNNER_LATE = "runner late"
-"""How the reason of a game voided by the referee's own lateness begins."""
-
-DEFAULT_MAX_PLIES = 20_000
-"""Move limit unless the caller sets one: above the longest game that always ends by the
-rules (Tricolor on its largest board, n = 64: at most 3·64² = 12,288 placements)."""
 
 
 def termination_of(error: EngineError) -> Termination:
@@ -141,11 +141,6 @@ class GameResult:
     def runner_fault(self) -> bool:
         """True when the game is void because the referee itself was late."""
         return runner_fault(self.outcome)
-
-
-def runner_fault(outcome: Outcome) -> bool:
-    """True when ``outcome`` is a game voided by the referee's own lateness."""
-    return outcome.termination is Termination.VOID and outcome.reason.startswith(RUNNER_LATE)
 
 
 MoveHook = Callable[[int, PlayedMove], None]

@@ -21,6 +21,16 @@ RESULT_PART = re.compile(rf"{_NUMBER}|(?:0|[1-9][0-9]*)/[1-9][0-9]*")
 """One seat's part of a ``Result``: a number or a fraction such as ``1/2``."""
 
 
+RUNNER_LATE = "runner late"
+"""How the reason of a game voided by the referee's own lateness begins (``referee.match``
+voids it; the results and the journal tell it from an engine's fault)."""
+
+
+def runner_fault(outcome: Outcome) -> bool:
+    """True when ``outcome`` is a game voided by the referee's own lateness."""
+    return outcome.termination is Termination.VOID and outcome.reason.startswith(RUNNER_LATE)
+
+
 def parse_result(text: str) -> tuple[Fraction, ...] | None:
     """``Result`` text as exact numbers per seat (``1/2-1/2`` equals ``0.5-0.5``); None for ``*``.
 

@@ -19,8 +19,8 @@ from protocol.errors import (
 )
 from protocol.messages import GameOver
 from referee.clock import TimeControl
-from referee.core import Termination
-from referee.match import DEFAULT_MAX_PLIES, FAILURE_POLICY, play_game
+from referee.core import DEFAULT_MAX_PLIES, Termination
+from referee.match import FAILURE_POLICY, play_game
 from referee.players import GameSetup, MoveRequest, PlayerReply
 from referee.registry import make_game
 from tests.fakegame import CountGame

@@ -23,9 +23,10 @@ from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 from referee.clock import TimeControl
 from referee.core import Termination
-from referee.match import RUNNER_LATE, GameResult, play_game
+from referee.match import GameResult, play_game
 from referee.players import EnginePlayer
 from referee.registry import make_game
+from referee.results import RUNNER_LATE
 from tests.conftest import bot_argv
 
 pytestmark = pytest.mark.processes  # real matches beside CPU hogs and stalls

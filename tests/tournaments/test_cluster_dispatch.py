@@ -16,7 +16,7 @@ from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Outcome, Termination
 from referee.errors import PathError, UserError
-from referee.match import RUNNER_LATE
+from referee.results import RUNNER_LATE
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError

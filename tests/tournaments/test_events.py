@@ -1,6 +1,6 @@
 """``--events``: one JSON object per line for each event of a run, every line valid against
-the schema (``tournaments.event.stream``), the games' events from the live feed that the
-live page reads too, in order per game; nothing fed without it."""
+the schema (``tournaments.event.stream_models``), the games' events from the live feed
+that the live page reads too, in order per game; nothing fed without it."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from referee.match import PlayedMove
 from referee.players import GameSetup
 from tests.clirun import ROOT, cli, run_referee
 from tests.tournaments.local import bot_factory, hooked_factory
-from tournaments.event import stream
+from tournaments.event import stream, stream_models
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.live.watch import EventWatcher
@@ -46,9 +46,9 @@ def _plan(**settings: Any) -> Plan:
     return Plan.from_config(parse_config(data, "test"), "test")
 
 
-def check_stream(lines: list[str], *, games: int, moves: bool) -> list[stream.Event]:
+def check_stream(lines: list[str], *, games: int, moves: bool) -> list[stream_models.Event]:
     """Every line an event of the schema, in an order a consumer can rely on."""
-    events = [stream.parse_event(line) for line in lines]
+    events = [stream_models.parse_event(line) for line in lines]
     assert events[0].type == "tournament_started"
     assert events[-1].type == "tournament_finished" and events[-1].complete
     assert events[-2].type == "standings" and events[-2].done == games
@@ -67,7 +67,7 @@ def check_stream(lines: list[str], *, games: int, moves: bool) -> list[stream.Ev
 
 
 def test_the_schema_file_is_the_models_schema() -> None:
-    assert json.loads(SCHEMA_FILE.read_text()) == stream.schema()
+    assert json.loads(SCHEMA_FILE.read_text()) == stream_models.schema()
 
 
 def test_a_run_writes_every_event_in_order(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_a_resumed_run_says_so_and_a_finished_knockout_names_its_winner(tmp_path
             plan, tmp_path / "k", factory=bot_factory(), workers=0, events=EventLog(first)
         )
     )
-    ended = stream.parse_event(first.getvalue().splitlines()[-1])
+    ended = stream_models.parse_event(first.getvalue().splitlines()[-1])
     assert ended.type == "tournament_finished" and ended.winner in plan.names
     again = io.StringIO()
     log = EventLog(again)
@@ -119,7 +119,7 @@ def test_a_resumed_run_says_so_and_a_finished_knockout_names_its_winner(tmp_path
             plan, tmp_path / "k", factory=bot_factory(), workers=0, events=log, resume=True
         )
     )
-    kinds = [stream.parse_event(line) for line in again.getvalue().splitlines()]
+    kinds = [stream_models.parse_event(line) for line in again.getvalue().splitlines()]
     assert kinds[0].type == "tournament_started" and kinds[0].resumed
     assert kinds[0].done == ended.done
     assert kinds[-1].type == "tournament_finished" and kinds[-1].winner == ended.winner
@@ -150,7 +150,7 @@ def test_feed_lines_are_events_of_the_schema(tmp_path: Path) -> None:
         feed.on_move(1, PlayedMove(0, "e3", 0.2, 9.5, (), 0.0, 0.2, search))
         feed.keep()
     lines = feed.path.read_text().splitlines()
-    started, move = (stream.parse_event(line) for line in lines)
+    started, move = (stream_models.parse_event(line) for line in lines)
     assert started.type == "game_started" and started.seats == ["a", "b"]
     assert move.type == "move" and move.search is not None and move.search.s == [300, 700]
     assert move.clock == 9.5 and move.number == 5
@@ -201,7 +201,8 @@ def test_the_live_pages_finished_games_are_game_finished_events(tmp_path: Path) 
     finished = [u.data for u in EventWatcher(tmp_path / "t").poll() if u.event == "finished"]
     assert len(finished) == 6
     for data in finished:
-        event = stream.parse_event(json.dumps({k: v for k, v in data.items() if k != "html"}))
+        shown = {k: v for k, v in data.items() if k != "html"}
+        event = stream_models.parse_event(json.dumps(shown))
         assert event.type == "game_finished" and f"Game {event.number} " in data["html"]
 
 
@@ -253,7 +254,7 @@ def test_a_stopped_run_ends_its_stream_with_an_incomplete_finish(tmp_path: Path)
                 events=EventLog(out),
             )
         )
-    events = [stream.parse_event(line) for line in out.getvalue().splitlines()]
+    events = [stream_models.parse_event(line) for line in out.getvalue().splitlines()]
     last = events[-1]
     assert last.type == "tournament_finished" and not last.complete
     finished = [e for e in events if e.type == "game_finished"]

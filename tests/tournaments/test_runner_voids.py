@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import trio
 
-from referee.match import RUNNER_LATE
+from referee.results import RUNNER_LATE
 from tests.clirun import cli
 from tests.tournaments.local import late_factory
 from tournaments.event.config import parse_config

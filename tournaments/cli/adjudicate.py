@@ -18,27 +18,25 @@ A broken game is a verdict (``invalid-record``), not an error.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import signal
 import sys
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from itertools import chain, islice
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.adjudicate import Verdict, format_verdict, verdict_to_json
-from referee.adjudicate_stream import Adjudged, Keep, adjudicate_batch
 from referee.errors import UserError
-from referee.record.model import GameRecord
-from referee.record.stream import iter_entries, read_batches
-from tournaments.html.adjudicate import AdjudicationPage, page_needs, seats_text
-from tournaments.html.paged.verdicts import VerdictPages
+
+if TYPE_CHECKING:  # imported where used: the command line reads this module for --help
+    from concurrent.futures import Future
+
+    from referee.adjudicate import Verdict
+    from referee.adjudicate_stream import Adjudged, Keep
+    from tournaments.html.paged.verdicts import VerdictPages
 
 IN_FLIGHT_PER_JOB = 2
 """Batches read ahead per worker process: one being adjudicated, one waiting."""
@@ -69,6 +67,12 @@ def adjudged_batches(
     :raises NotTextError: the file is not text.
     :raises BrokenProcessPool: a worker process died.
     """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from referee.adjudicate_stream import adjudicate_batch
+    from referee.record.stream import read_batches
+
     batches = read_batches(path, batch_bytes=batch_bytes)
     first = list(islice(batches, 2))
     if jobs <= 1 or len(first) < 2:
@@ -98,17 +102,15 @@ def write_adjudication_page(path: Path, verdicts: Sequence[Verdict], out: Path) 
     :raises OSError: ``out`` cannot be written.
     :raises ValueError: ``verdicts`` are not as many as the entries.
     """
+    from referee.record.model import GameRecord
+    from referee.record.stream import iter_entries
+    from tournaments.html.adjudicate import AdjudicationPage, seats_text
+
     with AdjudicationPage(str(path), out) as page:
         for entry, verdict in zip(iter_entries(path), verdicts, strict=True):
             record = entry if isinstance(entry, GameRecord) else None
             page.add(verdict, "" if record is None else seats_text(record), record)
         page.finish()
-
-
-def _text(index: int, adjudged: Adjudged, as_json: bool) -> str:
-    if as_json:
-        return json.dumps(verdict_to_json(index, adjudged.verdict), sort_keys=True)
-    return format_verdict(index, adjudged.verdict)
 
 
 def adjudicate_command(
@@ -132,12 +134,13 @@ def adjudicate_command(
     A game that does not read is `invalid-record` with its FILE:LINE:COLUMN; reading
     goes on at the next game.
     """
+    from concurrent.futures.process import BrokenProcessPool
+
     workers = jobs if jobs is not None else default_jobs()
-    keep = page_needs if html_out is not None else None
-    stream = adjudged_batches(path, workers, keep=keep)
+    stream = adjudged_batches(path, workers, keep=_page_keeps(html_out))
     try:
         first = _until_a_game(path, stream)
-        page = VerdictPages(str(path), html_out) if html_out is not None else None
+        page = _open_page(path, html_out)
         try:
             count, disputed = _print_verdicts(chain([first], stream), as_json, page)
             if page is not None:
@@ -152,6 +155,24 @@ def adjudicate_command(
     if not as_json:
         typer.echo(f"{count} game(s), {disputed} disputed")
     raise typer.Exit(1 if disputed else 0)
+
+
+def _page_keeps(html_out: Path | None) -> Keep | None:
+    """What ``--html``'s page needs kept of each game; None without it (no page code read)."""
+    if html_out is None:
+        return None
+    from tournaments.html.adjudicate import page_needs
+
+    return page_needs
+
+
+def _open_page(path: Path, html_out: Path | None) -> VerdictPages | None:
+    """``--html``'s page of the verdicts of ``path``; None without it (no page code read)."""
+    if html_out is None:
+        return None
+    from tournaments.html.paged.verdicts import VerdictPages
+
+    return VerdictPages(str(path), html_out)
 
 
 def _until_a_game(path: Path, stream: Iterator[list[Adjudged]]) -> list[Adjudged]:
@@ -176,13 +197,19 @@ def _print_verdicts(
     batches: Iterator[list[Adjudged]], as_json: bool, page: VerdictPages | None
 ) -> tuple[int, int]:
     """Print (and add to ``page``) every entry's verdict; return (entries, disputed)."""
+    from referee.adjudicate import format_verdict, verdict_to_json
+
     count = disputed = 0
     for batch in batches:
         lines = []
         for adjudged in batch:
             count += 1
             disputed += not adjudged.verdict.confirmed
-            lines.append(_text(count, adjudged, as_json))
+            verdict = adjudged.verdict
+            if as_json:
+                lines.append(json.dumps(verdict_to_json(count, verdict), sort_keys=True))
+            else:
+                lines.append(format_verdict(count, verdict))
             if page is not None:
                 seats = " vs ".join(adjudged.seats)  # as seats_text(record)
                 page.add(adjudged.verdict, seats, adjudged.record)

@@ -6,6 +6,13 @@ setup, argument or path, from any layer) ends as one line ``referee: error: ...`
 exit status 2; any other exception, a ``ValueError`` or ``OSError`` included, is a bug:
 its traceback and ``BUG_LINE``, exit status 1. ``--debug`` (or
 ``REFEREE_DEBUG=1``) shows every traceback.
+
+Reading the app is cheap: every command module imports at its top only typer and the
+declarations its signature needs (``options``), and what a command runs inside the
+command, when it runs. So ``referee --help``, ``games`` or ``rules`` read no event loop,
+runner, pydantic model or page, ``play`` no page or live server, and the hundreds of
+``referee`` processes a test run starts do not each pay for every command
+(``tests/architecture/test_lazy_imports.py``).
 """
 
 from __future__ import annotations
@@ -13,48 +20,39 @@ from __future__ import annotations
 import os
 import traceback
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from tabulate import tabulate
 
-from protocol.spec import EngineSpec
-from referee.clock import TC_HELP
-from referee.core import Game
+from referee.core import DEFAULT_MAX_PLIES
 from referee.errors import UserError, leaves
-from referee.match import DEFAULT_MAX_PLIES
 from referee.perft import divide, perft
-from referee.registry import GAMES, make_game
-from referee.version import VERSION
-from tournaments.checks.check_engine import check_engine
 from tournaments.cli.adjudicate import adjudicate_command
-from tournaments.cli.adjudication_options import DrawOption, ResignOption
 from tournaments.cli.help_text import readable
-from tournaments.cli.play import NOT_STARTED, PlayOptions, play_match, play_setup
-from tournaments.cli.report import report_command
-from tournaments.cli.rules import moves_command, parse_rule_options, rules_command
-from tournaments.cli.sandbox import (
+from tournaments.cli.options import (
+    ENGINE_HELP,
+    PLAY_NOT_STARTED,
+    DepthOption,
+    DrawOption,
+    EachOption,
+    NodesOption,
+    ResignOption,
     SandboxCpuOption,
-    SandboxLimits,
     SandboxMemoryOption,
     SandboxOption,
     SandboxProcsOption,
-    confine,
-    require_sandbox,
-    sandbox_mode,
+    TcOption,
 )
+from tournaments.cli.report import report_command
+from tournaments.cli.rules import moves_command, rules_command
 from tournaments.cli.serve import serve_command
 from tournaments.cli.show import show_command
-from tournaments.cli.signals import run_until_signalled, stoppable
-from tournaments.cli.tournament import (
-    ENGINE_HELP,
-    DepthOption,
-    EachOption,
-    NodesOption,
-    standings_command,
-    tournament_command,
-)
-from tournaments.event.engines import check_runnable, resolve_engine
+from tournaments.cli.signals import stoppable
+from tournaments.cli.tournament import standings_command, tournament_command
+
+if TYPE_CHECKING:
+    from protocol.spec import EngineSpec
+    from referee.core import Game
 
 app = typer.Typer(
     name="referee",
@@ -69,6 +67,8 @@ _debug = False
 
 def _print_version(value: bool) -> None:
     if value:
+        from referee.version import VERSION  # reads the package's metadata: only here
+
         typer.echo(f"referee {VERSION}")
         raise typer.Exit()
 
@@ -93,12 +93,19 @@ def _root(
 
 
 def _game(name: str, options: list[str] | None) -> Game[Any, Any]:
+    from referee.registry import make_game
+    from tournaments.cli.rules import parse_rule_options
+
     return make_game(name, parse_rule_options(options))
 
 
 @app.command("games")
 def games_command() -> None:
     """List every game with its player counts and rule options (defaults first)."""
+    from tabulate import tabulate
+
+    from referee.registry import GAMES
+
     rows: list[list[str]] = []
     for cls in GAMES:
         title = cls.name + (f" ({', '.join(cls.aliases)})" if cls.aliases else "")
@@ -142,13 +149,13 @@ def perft_command(
 
 
 @app.command("play")
-@stoppable(NOT_STARTED)
+@stoppable(PLAY_NOT_STARTED)
 def play_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
     engine: Annotated[
         list[str], typer.Option("--engine", "-e", metavar="ENGINE", help=ENGINE_HELP)
     ],
-    tc: Annotated[str | None, typer.Option("--tc", help=TC_HELP)] = None,
+    tc: TcOption = None,
     movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
     margin: Annotated[int, typer.Option("--margin", help="Grace per move, ms.")] = 50,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 2,
@@ -209,6 +216,8 @@ def play_command(
     The match is a one-encounter event played as a tournament's games are: a void game is
     played again (3 times at most), records carry the same tags.
     """
+    from tournaments.cli.play import PlayOptions, play_match, play_setup
+
     options = PlayOptions(
         game=game_name, engine=engine, tc=tc, movetime=movetime, margin=margin, games=games,
         seed=seed, option=option, out=out, max_plies=max_plies, quiet=quiet, nodes=nodes,
@@ -258,6 +267,10 @@ def check_engine_command(
     the program and its arguments after `--`. With --sandbox bwrap every step runs in the
     sandbox.
     """
+    from tournaments.checks.check_engine import check_engine
+    from tournaments.cli.sandbox import SandboxLimits, confine, require_sandbox, sandbox_mode
+    from tournaments.cli.signals import run_until_signalled
+
     game = _game(game_name, option)
     count = players if players is not None else game.player_counts[0]
     game.check_players(count)
@@ -287,6 +300,9 @@ def check_engine_command(
 
 def _command_spec(command: list[str]) -> EngineSpec:
     """One argument: a built-in name or a command line; several: the argv itself."""
+    from protocol.spec import EngineSpec
+    from tournaments.event.engines import check_runnable, resolve_engine
+
     if len(command) == 1:
         spec = resolve_engine(command[0])
     else:

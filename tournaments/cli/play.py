@@ -23,9 +23,8 @@ from typing import Any
 import typer
 from tabulate import tabulate
 
-from referee.core import Outcome
+from referee.core import DEFAULT_MAX_PLIES, Outcome
 from referee.errors import UserError
-from referee.match import DEFAULT_MAX_PLIES
 from referee.record import sync_file
 from referee.registry import make_game
 from tournaments.cli.progress import game_line, void_line
@@ -50,10 +49,6 @@ from tournaments.store.transcripts import MODES as TRANSCRIPT_MODES
 
 MATCH_EVENT = "referee match"
 """The ``Event`` tag of ``play``'s records."""
-
-NOT_STARTED = "interrupted before the first game (nothing written): run the same command again"
-"""What a stop while the match is set up (the config read, the engines checked) ends with."""
-
 
 @dataclass(frozen=True)
 class PlayOptions:

@@ -11,13 +11,15 @@ written is one, naming it), which the console script prints as ``referee: error:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from tournaments.cli.adjudicate import default_jobs
-from tournaments.html.paged.writer import SINGLE_LIMIT, Layout, write_report
-from tournaments.html.report import DEFAULT_MAX_POSITIONS
+from tournaments.html.limits import DEFAULT_MAX_POSITIONS, SINGLE_LIMIT
+
+if TYPE_CHECKING:
+    from tournaments.html.paged.writer import Layout
 
 REPORT = "report.html"
 """The default file name, in the tournament directory."""
@@ -67,6 +69,8 @@ def report_command(
     ] = None,
 ) -> None:
     """Write the HTML report: tables, charts and every game replayable."""
+    from tournaments.html.paged.writer import write_report
+
     target = out if out is not None else directory / REPORT
     layout: Layout = "auto" if paged is None else ("paged" if paged else "single")
     written = write_report(

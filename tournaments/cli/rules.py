@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from referee.errors import UserError
-from referee.listing import Listing, MoveEntry, list_moves
-from referee.registry import find_game_class, make_game
-from tournaments.event.engine_args import key_values
+
+if TYPE_CHECKING:  # imported where used: the command line reads this module for --help
+    from referee.listing import Listing, MoveEntry
 
 PACKAGED_PAGES = Path(__file__).resolve().parent / "rules_pages"
 """Where a wheel puts the pages (pyproject.toml maps ``docs/rules`` here)."""
@@ -45,6 +45,8 @@ def parse_rule_options(pairs: list[str] | None) -> dict[str, str]:
 
     :raises UserError: a value that is not ``key=value`` (``engine_args.key_values``).
     """
+    from tournaments.event.engine_args import key_values
+
     return key_values(pairs, "--option")
 
 
@@ -55,6 +57,8 @@ def rules_command(
     path: Annotated[bool, typer.Option("--path", help="Print the page's file name only.")] = False,
 ) -> None:
     """Print the rules page of GAME (Markdown), or the index of every page without GAME."""
+    from referee.registry import find_game_class
+
     folder = pages_dir()
     name = "README" if game_name is None else find_game_class(game_name).name
     page = folder / f"{name}.md"
@@ -89,6 +93,9 @@ def moves_command(
     Moves are given one by one (--moves e3 --moves swap) or as a list
     (--moves e3 swap): every word after GAME that is not an option is a move.
     """
+    from referee.listing import list_moves
+    from referee.registry import make_game
+
     game = make_game(game_name, parse_rule_options(option))
     played = [*(moves or []), *(extra or [])]
     listing = list_moves(game, players=players, start=start, moves=played)

@@ -19,9 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, cast
-
-import typer
+from typing import cast
 
 from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import probe
@@ -36,49 +34,6 @@ from tournaments.event.engines import (
 )
 
 MODES = ("none", "bwrap")
-
-SandboxOption = Annotated[
-    str | None,
-    typer.Option(
-        "--sandbox",
-        metavar="none|bwrap",
-        help="bwrap: every engine in the bubblewrap sandbox (docs/SECURITY.md).",
-    ),
-]
-
-
-SandboxMemoryOption = Annotated[
-    int | None,
-    typer.Option(
-        "--sandbox-memory",
-        metavar="MIB",
-        min=1,
-        help="With --sandbox bwrap: each engine's memory limit, all its processes "
-        "together, MiB (default 2048).",
-    ),
-]
-SandboxCpuOption = Annotated[
-    int | None,
-    typer.Option(
-        "--sandbox-cpu",
-        metavar="SECONDS",
-        min=1,
-        help="With --sandbox bwrap: each engine's CPU time per game, all its processes "
-        "together, seconds (default 3600).",
-    ),
-]
-SandboxProcsOption = Annotated[
-    int | None,
-    typer.Option(
-        "--sandbox-procs",
-        metavar="N",
-        min=1,
-        max=100_000,
-        help="With --sandbox bwrap: processes and threads each engine may have at once "
-        "(default 64).",
-    ),
-]
-
 
 @dataclass(frozen=True, slots=True)
 class SandboxLimits:

@@ -16,9 +16,6 @@ from typing import Annotated
 
 import typer
 
-from tournaments.event.config import ConfigError
-from tournaments.play.worker import worker_environment
-
 READY_TIMEOUT = 20.0
 """Seconds the tournament waits for its live server to listen."""
 
@@ -32,6 +29,7 @@ def serve_command(
     exit_with: Annotated[int | None, typer.Option("--exit-with", hidden=True)] = None,
 ) -> None:
     """Serve a live page of a tournament (running or finished) until Ctrl+C."""
+    from tournaments.event.config import ConfigError
     from tournaments.live.server import serve
 
     if not directory.is_dir():
@@ -50,6 +48,8 @@ def parse_live(text: str) -> tuple[str, int]:
 
     :raises ConfigError: not a port number from 0 to 65535.
     """
+    from tournaments.event.config import ConfigError
+
     host, _, port = text.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
     if not port.isdigit() or int(port) > 65535:
@@ -67,6 +67,9 @@ def live_server(directory: Path, address: tuple[str, int]) -> Iterator[str]:
 
     :raises ConfigError: it did not start listening (its own one-line reason).
     """
+    from tournaments.event.config import ConfigError
+    from tournaments.play.worker import worker_environment
+
     host, port = address
     directory.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "tournaments", "serve", str(directory)]

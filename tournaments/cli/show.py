@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.core import Game, State
 from referee.errors import RulesError, UserError
-from referee.pictures import LastMove, position_svg
-from referee.record import GameRecord
-from referee.record.stream import read_records
-from referee.registry import make_game
+
+if TYPE_CHECKING:  # imported where used: the command line reads this module for --help
+    from referee.core import Game, State
+    from referee.pictures import LastMove
+    from referee.record import GameRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,8 @@ def load_record(path: Path, number: int) -> GameRecord:
 
     :raises UserError: the file cannot be read, is malformed, or has no such record.
     """
+    from referee.record.stream import read_records
+
     records = read_records(path)  # a PathError names the path
     if not 1 <= number <= len(records):
         raise UserError(f"{path} holds {len(records)} game(s): no game {number}")
@@ -62,6 +64,8 @@ def replay(record: GameRecord, ply: int | None) -> Shown:
         game or option, bad ``Start``, an unreadable or illegal move, an ``Opening`` that
         does not lead to ``Start``).
     """
+    from referee.registry import make_game
+
     try:
         game = make_game(record.game, record.options)
         start = record.start
@@ -95,6 +99,8 @@ def _replay_texts(
 
     :raises UserError: a move that does not replay, or fewer than ``count`` texts.
     """
+    from referee.pictures import LastMove
+
     if count > len(texts):
         raise UserError(f"the record's Opening tag holds only {len(texts)} moves")
     last: LastMove | None = None
@@ -127,6 +133,8 @@ def show_command(
     """Show one position of a record: the ASCII diagram, or an SVG picture with --svg."""
     shown = replay(load_record(path, game_number), ply)
     if svg is not None:
+        from referee.pictures import position_svg
+
         picture = position_svg(shown.game, shown.state, last_move=shown.last)
         try:
             svg.write_text(picture, encoding="utf-8")

@@ -24,7 +24,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
 from typing import ParamSpec, TypeVar
 
-import trio
 import typer
 
 from referee.errors import UserError, leaves
@@ -89,6 +88,7 @@ def stoppable(early_line: str) -> Callable[[Callable[P, None]], Callable[P, None
 
 def run_until_signalled(work: Callable[[], Awaitable[T]]) -> T:
     """``trio.run(work)``; a stop signal cancels it and raises ``KeyboardInterrupt``."""
+    import trio  # here: a command that runs no loop (``--help``, ``games``) never reads it
 
     async def main() -> T:
         results: list[T] = []

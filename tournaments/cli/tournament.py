@@ -3,126 +3,39 @@
 Thin: ``tournament_command`` declares the options, bundles them into a
 ``TournamentOptions`` and makes the checked plan of them (``tournament_setup``: the
 options override the file's keys, ``Plan.from_config`` checks the result); one call,
-``run_and_report``, runs it (``run_tournament``) with a line per game and prints the
-final tables. Every user error is a ``UserError`` with one line, which the
-console script prints as ``referee: error: ...`` (exit status 2).
+``run_and_report`` (``tournament_run``), runs it (``run_tournament``) with a line per
+game and prints the final tables. Every user error is a ``UserError`` with one line,
+which the console script prints as ``referee: error: ...`` (exit status 2).
+
+This module holds the declarations only: what the commands run is imported when they
+run, so reading it (``referee --help`` does) costs no runner, pydantic or html code.
 """
 
 from __future__ import annotations
 
-import contextlib
-import html
-import json
-import sys
 from pathlib import Path
-from typing import Annotated, NoReturn, TextIO
+from typing import Annotated
 
 import typer
 
-from referee.clock import TC_HELP
-from tournaments.cli.adjudication_options import DrawOption, ResignOption
-from tournaments.cli.progress import ProgressDisplay, void_line
-from tournaments.cli.sandbox import (
+from tournaments.cli.options import (
+    TOURNAMENT_NOT_STARTED,
+    DepthOption,
+    DrawOption,
+    EachOption,
+    EngineOption,
+    NodesOption,
+    ResignOption,
     SandboxCpuOption,
     SandboxMemoryOption,
     SandboxOption,
     SandboxProcsOption,
+    TcOption,
 )
-from tournaments.cli.serve import live_server, parse_live
-from tournaments.cli.signals import run_until_signalled, stoppable
-from tournaments.cli.tournament_setup import (
-    TournamentOptions,
-    TournamentSetup,
-    tournament_setup,
-)
-from tournaments.event.config import (
-    ConfigError,
-)
-from tournaments.event.knockout import bracket_json, bracket_lines
-from tournaments.event.plan import Plan
-from tournaments.html.page import page
-from tournaments.play.worker import WorkerError
-from tournaments.results.game import GameReport
-from tournaments.results.summary import EventInfo, Summary, summarize_counts, summary_json
-from tournaments.results.tables import FORMATS, render, title
-from tournaments.runner.events import EventLog, open_events
-from tournaments.runner.phases import event_knockout, knockout_state
-from tournaments.runner.run import Progress, RunResult, run_tournament
-from tournaments.store.event_dir import open_event
-from tournaments.store.journal import GAMES, JOURNAL, JournalError, read_header
-
-ENGINE_HELP = (
-    "An engine: a built-in name, a command, NAME=COMMAND, or settings"
-    " 'name=N cmd=COMMAND tc=… nodes=… depth=… option.NAME=V dir=… sandbox=…"
-    " restart=on' (tournaments/README.md). Repeat for each engine."
-)
-"""The help of ``-e`` in ``play`` and ``tournament``."""
-EngineOption = Annotated[
-    list[str] | None,
-    typer.Option("--engine", "-e", metavar="ENGINE", help=ENGINE_HELP),
-]
-EachOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--each",
-        metavar="KEY=VALUE…",
-        help="Settings for every engine that does not set the key itself (tc=, nodes=,"
-        " depth=, option.NAME=, …; as -e's settings). Repeatable.",
-    ),
-]
-NodesOption = Annotated[
-    int | None,
-    typer.Option(
-        "--nodes",
-        min=1,
-        metavar="N",
-        help="Node limit per move (go nodes N) of every engine without its own that declares"
-        " 'feature nodes' (the others play without one, with a note). As --each nodes=N.",
-    ),
-]
-DepthOption = Annotated[
-    int | None,
-    typer.Option(
-        "--depth",
-        min=1,
-        metavar="D",
-        help="Depth limit per move (go depth D), as --nodes: for engines declaring"
-        " 'feature depth'. As --each depth=D.",
-    ),
-]
+from tournaments.cli.signals import stoppable
 
 
-NOT_STARTED = (
-    "interrupted before the tournament started (no game scheduled, nothing to resume):"
-    " run the same command again"
-)
-"""What a stop before the first game is scheduled ends with."""
-
-
-def _interrupted(directory: Path | None, done: int | None = None) -> NoReturn:
-    """Say what an interrupted run kept (``done`` finished games, when known) and how to
-    go on; exit 130."""
-    if directory is not None and (done is not None or _started(directory)):
-        done = done if done is not None else _finished(directory)
-        typer.echo(
-            f"referee: interrupted with {done} finished game(s) in {directory}; "
-            f"continue with: referee tournament --resume --out {directory}",
-            err=True,
-        )
-    else:
-        typer.echo(f"referee: {NOT_STARTED}", err=True)
-    raise typer.Exit(130)
-
-
-def _started(directory: Path) -> bool:
-    """Whether ``directory`` holds a tournament's journal (a complete header line)."""
-    try:
-        return read_header(directory / JOURNAL) is not None
-    except (OSError, JournalError):
-        return False
-
-
-@stoppable(NOT_STARTED)
+@stoppable(TOURNAMENT_NOT_STARTED)
 def tournament_command(
     config: Annotated[
         Path | None,
@@ -193,7 +106,7 @@ def tournament_command(
     seat_order: Annotated[
         str | None, typer.Option("--seat-order", help="all or cyclic (3+ seats).")
     ] = None,
-    tc: Annotated[str | None, typer.Option("--tc", help=TC_HELP)] = None,
+    tc: TcOption = None,
     movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
     margin: Annotated[int | None, typer.Option("--margin", help="Grace per move, ms.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
@@ -282,6 +195,9 @@ def tournament_command(
     Writes DIR/games.tgn, DIR/journal.jsonl, DIR/logs/ and DIR/results.json, prints
     one line per game (and a progress line on a terminal) and the final tables.
     """
+    from tournaments.cli.tournament_run import run_and_report
+    from tournaments.cli.tournament_setup import TournamentOptions, tournament_setup
+
     options = TournamentOptions(
         config=config, resume=resume, out=out, concurrency=concurrency, workers=workers,
         game=game, engine=engine, each=each, entrants_mode=entrants_mode, fmt=fmt,
@@ -297,124 +213,6 @@ def tournament_command(
     run_and_report(tournament_setup(options), options)
 
 
-def run_and_report(setup: TournamentSetup, options: TournamentOptions) -> None:
-    """Run the plan (``run_tournament``) with a line per game, the ``--live`` page, the
-    ``--events`` stream and the ``--rating-interval`` standings, then print the final
-    tables. A stop signal ends it with what was kept and how to go on (exit 130).
-
-    :raises ConfigError: a bad ``--live`` address or ``--events`` target.
-    :raises TournamentError: a worker process was killed (one line, with the resume hint);
-        ``WorkerError``: a worker failed of a bug (its traceback shows).
-    """
-    plan, directory = setup.plan, setup.directory
-    live_address = parse_live(options.live) if options.live is not None else None
-    lines = _RunLines(options)
-    log, log_file = _event_log(options.events, options.events_moves)
-    view = (
-        live_server(directory, live_address)
-        if live_address is not None
-        else contextlib.nullcontext()
-    )
-    try:
-        with view as line:
-            if line:
-                typer.echo(line, err=True)
-            result: RunResult = run_until_signalled(
-                lambda: run_tournament(
-                    plan,
-                    directory,
-                    resume=options.resume,
-                    on_game=lines.game,
-                    live=live_address is not None,
-                    keep_played=False,
-                    wait=options.wait / 1000,
-                    standings_every=options.rating_interval,
-                    on_standings=lines.standings,
-                    events=log,
-                )
-            )
-        lines.display.clear()
-        _final_tables(plan, directory, result, err=lines.err)
-    except WorkerError as exc:  # a killed worker: one line, and how to go on (a bug: its trace)
-        lines.display.clear()
-        raise exc.reported("; continue with --resume") from None
-    except KeyboardInterrupt:  # a signal during the games or the final tables
-        lines.display.clear()
-        _interrupted(directory, lines.done)
-    finally:
-        if log_file is not None and log_file is not sys.stdout:
-            log_file.close()
-        if log is not None and log.error is not None:
-            typer.echo(f"referee: note: the event stream stopped: {log.error}", err=True)
-
-
-class _RunLines:
-    """What a run prints as it goes: a line per game (and the progress line on a
-    terminal) and the ``--rating-interval`` standings; on the standard error with
-    ``--events -`` (the standard output then holds the JSON lines only). Keeps the
-    finished games as of the last one journaled, which an interrupt's line names
-    without reading the directory back."""
-
-    def __init__(self, options: TournamentOptions) -> None:
-        self.err = options.events == "-"
-        self.display = ProgressDisplay(sys.stderr if self.err else sys.stdout, quiet=options.quiet)
-        self.done: int | None = None
-
-    def game(self, report: GameReport, progress: Progress) -> None:
-        self.done = progress.done
-        self.display.game(report, progress)
-
-    def standings(self, summary: Summary) -> None:
-        self.display.clear()
-        typer.echo("", err=self.err)
-        typer.echo(render(summary, "plain"), err=self.err)
-
-
-def _final_tables(plan: Plan, directory: Path, result: RunResult, *, err: bool) -> None:
-    """The standings (and a knockout's bracket), the voids, an SPRT's stop, and where
-    the records are; on the standard error with ``err`` (``--events -``)."""
-
-    def say(text: str, nl: bool = True) -> None:
-        typer.echo(text, nl=nl, err=err)
-
-    summary = summarize_counts(EventInfo.from_plan(plan), result.counts)
-    say("")
-    say(render(summary, "plain"), nl=False)
-    if plan.knockout:
-        say("\nKnockout")
-        say("\n".join(bracket_lines(knockout_state(plan, directory), plan.names)))
-    if result.voids:
-        say(void_line(result.voids, result.runner_voids))
-    if result.sprt_decision is not None and summary.done < summary.info.total:
-        say(f"stopped by the SPRT ({result.sprt_decision} accepted)")
-    say(f"records in {directory / GAMES}")
-
-
-def _event_log(target: str | None, moves: bool) -> tuple[EventLog | None, TextIO | None]:
-    """The event stream of ``--events`` (None without it) and the file it writes.
-
-    :raises ConfigError: ``--events-moves`` without ``--events``, or a file that cannot
-        be opened.
-    """
-    if target is None:
-        if moves:
-            raise ConfigError("--events-moves needs --events FILE|-")
-        return None, None
-    try:
-        out = open_events(target)
-    except OSError as exc:
-        raise ConfigError(f"cannot open --events {target}: {exc.strerror or exc}") from None
-    return EventLog(out, moves=moves), out
-
-
-def _finished(directory: Path) -> int:
-    """Finished games in ``directory`` (0 if it holds no readable tournament)."""
-    try:
-        return open_event(directory).counts().done
-    except JournalError:
-        return 0
-
-
 def standings_command(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="A tournament's --out.")],
     fmt: Annotated[
@@ -423,6 +221,17 @@ def standings_command(
 ) -> None:
     """Print the standings, crosstable and ratings of a tournament (also while it runs);
     a knockout's bracket too."""
+    import html
+    import json
+
+    from tournaments.event.config import ConfigError
+    from tournaments.event.knockout import bracket_json, bracket_lines
+    from tournaments.html.page import page
+    from tournaments.results.summary import summary_json
+    from tournaments.results.tables import FORMATS, render, title
+    from tournaments.runner.phases import event_knockout
+    from tournaments.store.event_dir import open_event
+
     if fmt not in FORMATS:
         raise ConfigError(f"unknown --format {fmt!r} (known: {', '.join(FORMATS)})")
     summary = open_event(directory).summary()  # void counts included

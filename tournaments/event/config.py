@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.core import DEFAULT_MAX_PLIES
 from referee.errors import UserError
-from referee.match import DEFAULT_MAX_PLIES
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.cluster_settings import ClusterConfig
 

@@ -31,6 +31,7 @@ from typing import Any
 from referee.core import Termination
 from tournaments.html.chart import Series, line_chart
 from tournaments.html.game_view import GameViews, game_list, game_view, parse_game
+from tournaments.html.limits import DEFAULT_MAX_POSITIONS
 from tournaments.html.page import esc, json_block, page, table
 from tournaments.html.replay import REPLAY_SCRIPT, FramePool, PicturePieces, svg_pieces
 from tournaments.results.game import GameReport
@@ -49,10 +50,6 @@ from tournaments.results.tables import (
 )
 from tournaments.results.timeline import llr_series, points_series, rating_series, timeline
 from tournaments.store.event_dir import Event
-
-DEFAULT_MAX_POSITIONS = 5000
-"""Positions drawn per report by default: about 1 kB of page each once shared parts are
-stored once (``html_replay.FramePool``), and well under 1 ms of drawing each."""
 
 FORFEITS = tuple(t.value for t in Termination if t.is_forfeit)
 """The forfeit types, in ``Termination`` order: the columns of "Forfeits by type"."""

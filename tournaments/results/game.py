@@ -14,7 +14,7 @@ from operator import mul, truediv
 from typing import Any
 
 from referee.core import Outcome, Termination
-from referee.match import runner_fault
+from referee.results import runner_fault
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class GameReport:
     @property
     def runner_fault(self) -> bool:
         """True when the game is void because the referee itself was late
-        (``referee.match.RUNNER_LATE``), not because of an engine."""
+        (``referee.results.RUNNER_LATE``), not because of an engine."""
         return runner_fault(self.outcome)
 
     def to_json(self, *, timings: bool = True) -> dict[str, Any]:

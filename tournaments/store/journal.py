@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import UserError
-from referee.match import RUNNER_LATE
+from referee.results import RUNNER_LATE
 from tournaments.results.game import GameReport
 
 JOURNAL = "journal.jsonl"

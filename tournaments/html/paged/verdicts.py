@@ -32,13 +32,13 @@ from tournaments.html.adjudicate import (
     summary_top,
     title_of,
 )
+from tournaments.html.limits import SINGLE_LIMIT
 from tournaments.html.page import esc, json_block, page
 from tournaments.html.paged.blocks import GAME_BLOCK, LIST_BLOCK, block_name, list_block
 from tournaments.html.paged.blocks import packed_call as _packed_call
 from tournaments.html.paged.page import CSP_SCRIPTS, Column, games_section, paged_meta
 from tournaments.html.paged.script import PAGED_SCRIPT
 from tournaments.html.paged.writer import (
-    SINGLE_LIMIT,
     blocks_folder,
     check_folder,
     install,

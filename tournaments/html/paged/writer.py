@@ -40,6 +40,7 @@ from typing import Literal
 from referee.errors import RulesError, UserError
 from referee.registry import make_game
 from referee.results import result_text
+from tournaments.html.limits import DEFAULT_MAX_POSITIONS, SINGLE_LIMIT
 from tournaments.html.paged.blocks import (
     GAME_BLOCK,
     LIST_BLOCK,
@@ -51,7 +52,7 @@ from tournaments.html.paged.blocks import (
 )
 from tournaments.html.paged.page import Drawn, build_first_page
 from tournaments.html.paged.results import GameResults
-from tournaments.html.report import DEFAULT_MAX_POSITIONS, build_report
+from tournaments.html.report import build_report
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 from tournaments.store.event_dir import Event, open_event
@@ -59,8 +60,6 @@ from tournaments.store.journal import write_atomic
 
 Layout = Literal["auto", "single", "paged"]
 
-SINGLE_LIMIT = 1000
-"""``auto``: events of up to this many games get the single page."""
 IN_FLIGHT_PER_JOB = 2
 """Game blocks per worker process handed out and not yet written."""
 MARK = "README.txt"
