@@ -3,11 +3,15 @@
 ``app`` defines every command (``games``, ``play``, ``perft``, ``bench``,
 ``check-engine``) and ``main``; ``tournament``, ``report``, ``show`` and ``adjudicate``
 (verdicts streamed from worker processes) hold the larger commands (``tournament_setup``
-turns ``tournament``'s options into its checked plan; ``play`` shares its steps),
+turns ``tournament``'s options into its checked plan, ``tournament_run`` runs it; ``play``
+shares its steps), ``options`` the option declarations several commands share,
 ``rules`` the ``rules`` and ``moves`` commands (the rules pages, the legal moves of a position);
 ``progress`` is the live terminal display and ``signals`` turns Ctrl+C and SIGTERM into
 a clean stop; ``main`` (the console script) is defined here. Only this room parses
 options and prints for people; new commands go here and call the rooms below.
+
+A command module imports at its top only typer and what its signature needs; what the
+command runs is imported inside it (``app``'s docstring says why).
 """
 
 from __future__ import annotations
