@@ -112,6 +112,18 @@ def test_void_counts_without_a_checkpoint_and_after_it(
     assert (tally.voids, tally.runner_voids) == (STALLS + 1, STALLS)
 
 
+@pytest.mark.parametrize("fmt", ["plain", "github", "html"])
+def test_standings_tables_count_the_void_games(
+    voided: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The text formats say what ``json``'s ``void_games`` and the report say."""
+    status, text, err = cli(capsys, "standings", str(voided), "--format", fmt)
+    assert status == 0, err
+    said = f"{STALLS} void game(s) played again, {STALLS} of them because the runner itself"
+    assert said in text
+    assert text.index(said) < text.index("Standings")  # under the title, as in the report
+
+
 @pytest.mark.parametrize("layout", ["single", "paged"])
 def test_the_report_s_first_page_counts_the_void_games(
     voided: Path, tmp_path: Path, layout: Layout

@@ -264,6 +264,18 @@ def title(summary: Summary) -> str:
     return f"{info.event}: {info.game}, {summary.done}/{info.total} games"
 
 
+def voids_text(summary: Summary) -> str | None:
+    """``3 void game(s) played again, 1 of them because the runner itself was late (no
+    engine blamed).``, or None without void games (``Summary.voids``): the counts of
+    ``results.json``'s ``void_games``, in words."""
+    if not summary.voids:
+        return None
+    return (
+        f"{summary.voids} void game(s) played again, {summary.runner_voids} of them"
+        " because the runner itself was late (no engine blamed)."
+    )
+
+
 def sections(summary: Summary) -> list[tuple[str, tuple[list[str], list[list[object]]]]]:
     """The titled tables of a summary, in order."""
     out = [
@@ -302,6 +314,9 @@ def render(summary: Summary, fmt: str = "plain") -> str:
         parts.append(f"## {heading}")
     else:
         parts.append(heading)
+    voids = voids_text(summary)
+    if voids is not None:
+        parts.append(f"<p>{html.escape(voids)}</p>" if fmt == "html" else voids)
     for name, (headers, cells) in sections(summary):
         if fmt == "html":
             parts.append(f"<h3>{html.escape(name)}</h3>")
