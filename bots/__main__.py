@@ -1,25 +1,25 @@
 """``python -m bots NAME [options]``: run a built-in engine on stdin/stdout.
 
-``BOTS`` maps each name to its ``main(argv) -> exit status``; add an engine by
-adding an entry. ``python -m bots NAME --help`` shows a bot's own options.
+``BOTS`` maps each name to the module whose ``main(argv) -> exit status`` runs it; add
+an engine by adding an entry. ``python -m bots NAME --help`` shows a bot's own options.
+Only the named bot's module is imported: the tests start hundreds of these processes, and
+a random bot need not read the MCTS searcher's tables.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 
-from bots import faulty_bot, greedy_bot, random_bot
-from bots.mcts import brain as mcts_bot
-
-BOTS: dict[str, Callable[[Sequence[str]], int]] = {
-    "random": random_bot.main,
-    "greedy": greedy_bot.main,
-    "mcts": mcts_bot.main,
-    "faulty": faulty_bot.main,
+BOTS: dict[str, str] = {
+    "random": "bots.random_bot",
+    "greedy": "bots.greedy_bot",
+    "mcts": "bots.mcts.brain",
+    "faulty": "bots.faulty_bot",
 }
-"""Every bot ``python -m bots`` can run, by name."""
+"""Every bot ``python -m bots`` can run, by name: the module holding its ``main``."""
 
 USAGE = f"usage: python -m bots {{{','.join(BOTS)}}} [options]"
 
@@ -31,11 +31,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE, file=sys.stderr if not args else sys.stdout)
         return 2 if not args else 0
     name, rest = args[0], args[1:]
-    bot = BOTS.get(name)
-    if bot is None:
+    module = BOTS.get(name)
+    if module is None:
         known = ", ".join(BOTS)
         print(f"python -m bots: unknown bot {name!r} (known: {known})", file=sys.stderr)
         return 2
+    bot: Callable[[Sequence[str]], int] = importlib.import_module(module).main
     try:
         return bot(rest)
     except BrokenPipeError:

@@ -1,6 +1,7 @@
 """A process reads only the code of what it runs: the ``referee`` console script's light
 commands read no event loop, runner, pydantic model or page; ``play`` reads no page, live
-server or cluster client; a worker process reads no command line, config model or page.
+server or cluster client; a worker process reads no command line, config model or page;
+``python -m bots NAME`` reads only that bot.
 
 The suite starts hundreds of ``referee`` and worker processes, and a user's ``referee
 --help`` should not wait for the tournament runner: each case runs a fresh interpreter
@@ -30,12 +31,15 @@ if kind == "referee":
     sys.argv = ["referee", *args]
     from tournaments.cli import main
     main()
+elif kind == "bots":
+    from bots.__main__ import main
+    main(args)
 else:
     import importlib
     importlib.import_module(args[0])
 """
-"""Runs the console script's ``main`` (or imports a module) and writes, at exit, the
-names of every module the process read."""
+"""Runs the console script's ``main`` (or ``python -m bots``'s, or imports a module) and
+writes, at exit, the names of every module the process read."""
 
 LOOP = ("trio",)
 RUNNER = ("tournaments.runner.run", "tournaments.play.slot", "referee.match")
@@ -67,6 +71,11 @@ CASES = {
         MODELS + PAGES + ELSEWHERE + COMMAND_LINE + ("pydantic", "tournaments.runner.run"),
         (*LOOP, "tournaments.play.slot"),
     ),
+    "python -m bots random": (
+        ("bots", "random"),
+        ("bots.mcts.brain", "bots.greedy_bot", "bots.faulty_bot", *LOOP, *COMMAND_LINE),
+        ("bots.random_bot",),  # it ran, and met the end of its (empty) input
+    ),
 }
 """Each case: what the process runs, the modules it must not read, and some it must (so a
 probe that ran nothing cannot pass)."""
@@ -79,6 +88,7 @@ def _read_modules(tmp_path: Path, args: tuple[str, ...]) -> set[str]:
         [sys.executable, "-c", PROBE, str(out), *args],
         cwd=ROOT,
         env=env,
+        stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         timeout=120,
