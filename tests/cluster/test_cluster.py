@@ -21,8 +21,8 @@ from referee.record.stream import read_records
 from tests.clirun import run_referee
 from tests.cluster.dask_procs import dask_cluster, wait_gone
 from tournaments.cli.app import main
-from tournaments.cli.play import match_plan
-from tournaments.cli.tournament_setup import RunOptions
+from tournaments.cli.play import match_config
+from tournaments.cli.tournament_setup import RunOptions, checked_plan
 from tournaments.cluster.local import LoopbackCluster
 from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entrants
 from tournaments.event.cluster_settings import ClusterConfig
@@ -241,11 +241,8 @@ async def test_play_on_a_cluster_plays_the_local_matchs_games(
 
     def plan(address: str | None) -> Plan:
         cluster_keys = {"cluster": {"address": address, "batch": 1}} if address else {}
-        return match_plan(
-            {**settings, **cluster_keys},
-            entrants,
-            RunOptions(max_plies=1000),
-        )
+        config = match_config({**settings, **cluster_keys}, entrants)
+        return checked_plan(config, "command line", RunOptions(max_plies=1000))
 
     await run_match(plan(None), tmp_path / "here.tgn", transcript_file=tmp_path / "here.log")
     result = await run_match(

@@ -20,8 +20,8 @@ from referee.adjudicate_stream import adjudicate_file
 from referee.record import GameRecord, read_records
 from tests.clirun import run_referee
 from tests.tournaments.local import bot_factory, failing_starts, late_factory
-from tournaments.cli.play import match_plan
-from tournaments.cli.tournament_setup import RunOptions, engine_entrants
+from tournaments.cli.play import match_config
+from tournaments.cli.tournament_setup import RunOptions, checked_plan, engine_entrants
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VOID_ATTEMPTS, TournamentError
@@ -36,13 +36,11 @@ OPENINGS = "i1 i3\ni2 h2\n"
 
 
 def plan_of(**settings: Any) -> Plan:
-    """``play``'s own plan of a match between ``ENGINES`` (``cli.play.match_plan``)."""
+    """``play``'s own plan of a match between ``ENGINES`` (``cli.play.match_config``)."""
     base: dict[str, Any] = {"game": "trike", "games": 4, "seed": 7}
-    return match_plan(
-        {**base, **settings},
-        engine_entrants(ENGINES, None, nodes=None, depth=None)[0],
-        RunOptions(max_plies=1000),
-    )
+    entrants = engine_entrants(ENGINES, None, nodes=None, depth=None)[0]
+    config = match_config({**base, **settings}, entrants)
+    return checked_plan(config, "command line", RunOptions(max_plies=1000))
 
 
 def play(plan: Plan, out: Path, **kwargs: Any) -> MatchResult:

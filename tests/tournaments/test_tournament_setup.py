@@ -125,3 +125,16 @@ def test_a_sandbox_limit_over_an_entrant_s_own_is_noted_by_both_commands(
         "",
         "referee: note: --sandbox-memory 256 overrides entrant a's max_memory_mb = 512\n",
     )
+
+
+def test_a_bad_setting_is_refused_by_the_one_config_check_in_both_commands(
+    tmp_path: Path,
+) -> None:
+    bad: dict[str, Any] = {"engine": ["random", "random"], "transcripts": "some"}
+    with pytest.raises(ConfigError) as played:
+        play_setup(PlayOptions(game="trike", out=tmp_path / "m.tgn", **bad))
+    with pytest.raises(ConfigError) as toured:
+        tournament_setup(TournamentOptions(game="trike", out=tmp_path / "ev", **bad))
+    line = "command line: transcripts: input should be 'all', 'failures' or 'none'"
+    assert str(played.value) == str(toured.value) == line
+    assert not (tmp_path / "m.tgn").exists()  # refused before the record file is opened

@@ -2,10 +2,10 @@
 one-encounter event.
 
 ``play_command`` bundles its options into a ``PlayOptions``; ``play_setup`` checks the
-ones the config does not (the seat count, the record file) and ``match_plan`` makes the
+ones the config does not (the seat count, the record file), ``match_config`` makes the
 match's config (the event model a tournament has: entrants,
-the game, the clock, the number of games, the seed, openings) and hands it to the
-tournament's own ``checked_plan`` (adjudication, sandbox, search limits, notes, engine
+the game, the clock, the number of games, the seed, openings) and ``play_setup`` hands
+it to the tournament's own ``checked_plan`` (adjudication, sandbox, search limits, notes, engine
 checks: the same steps in the same order); ``play_match`` runs it through the
 tournament's driver (``tournaments.runner.match``) and prints a line per game and the
 standings. So ``play`` and ``tournament`` play, retry and record games the same way.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ from tournaments.cli.tournament_setup import (
     engine_entrants,
     openings_section,
 )
-from tournaments.event.config import parse_config
+from tournaments.event.config import TournamentConfig, parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
 from tournaments.play.worker import WorkerError
@@ -45,10 +44,11 @@ from tournaments.results.game import GameReport
 from tournaments.results.standings import has_game_points, standings, standings_table
 from tournaments.runner.match import MatchResult, run_match
 from tournaments.runner.record_out import is_named_pipe, same_as_stdout
-from tournaments.store.transcripts import MODES as TRANSCRIPT_MODES
 
 MATCH_EVENT = "referee match"
 """The ``Event`` tag of ``play``'s records."""
+MATCH_SOURCE = "command line"
+"""Where a match's config comes from, as its errors name it."""
 
 @dataclass(frozen=True)
 class PlayOptions:
@@ -83,16 +83,15 @@ class PlayOptions:
 
 
 def play_setup(options: PlayOptions) -> Plan:
-    """The checked plan of the match ``options`` describe (``match_plan``: its notes and
-    ``Engines:`` line printed), once the record file (``--out``) is known to take records.
+    """The checked plan of the match ``options`` describe: its config (``match_config``),
+    then, once the record file (``--out``) is known to take records, the options
+    ``tournament`` shares laid over it (``checked_plan``: the notes, the ``Engines:``
+    line, the engine checks, as ``tournament``'s).
 
-    :raises UserError: a bad option (``--transcripts``, a seat count the game does not
-        have: each its own line, before the config), or as ``match_plan``.
+    :raises UserError: a seat count the game does not have (its own line, before the
+        config), a bad setting (as ``tournament``'s config), a record file that cannot
+        be written, or as ``checked_plan``.
     """
-    if options.transcripts not in TRANSCRIPT_MODES:
-        raise UserError(
-            f"bad --transcripts {options.transcripts!r}: expected all, failures or none"
-        )
     rule_options = parse_rule_options(options.option)
     make_game(options.game, rule_options).check_players(len(options.engine))
     settings: dict[str, Any] = {
@@ -108,8 +107,6 @@ def play_setup(options: PlayOptions) -> Plan:
     }
     if options.openings is not None or options.opening_plies is not None:
         settings["openings"] = openings_section(options.openings, options.opening_plies)
-    if options.out is not None:
-        check_appendable(options.out)
     entrants, shared = engine_entrants(
         options.engine,
         options.each,
@@ -117,29 +114,21 @@ def play_setup(options: PlayOptions) -> Plan:
         depth=options.depth,
         clock=clock_flag(options.tc, options.movetime),
     )
-    return match_plan(
-        {k: v for k, v in settings.items() if v is not None},
-        entrants,
-        RunOptions.given(options, shared),
-        hidden=[options.out] if options.out is not None else [],
-    )
+    cfg = match_config({k: v for k, v in settings.items() if v is not None}, entrants)
+    if options.out is not None:
+        check_appendable(options.out)
+    run = RunOptions.given(options, shared)
+    hidden = [options.out] if options.out is not None else []
+    return checked_plan(cfg, MATCH_SOURCE, run, hidden=hidden)
 
 
-def match_plan(
-    settings: dict[str, Any],
-    entrants: list[dict[str, Any]],
-    run: RunOptions,
-    *,
-    hidden: Sequence[Path] = (),
-) -> Plan:
-    """The checked plan of a match: ``entrants`` (one per seat) meet at one table,
-    seats rotated every game (``seat_order = "cyclic"``: with two seats the same as every
+def match_config(settings: dict[str, Any], entrants: list[dict[str, Any]]) -> TournamentConfig:
+    """The config of a match: ``entrants`` (one per seat) meet at one table, seats
+    rotated every game (``seat_order = "cyclic"``: with two seats the same as every
     arrangement), plus the config keys in ``settings`` (``game``, ``games``, ``seed``,
-    ``tc``, ...), with the ``run`` options over them as ``tournament``'s are over its
-    config (``checked_plan``: the same steps, notes and ``Engines:`` line, in the same
-    order). ``hidden`` paths (the record file) are hidden from sandboxed engines.
+    ``tc``, ...). ``checked_plan`` makes its plan, as it does a tournament's.
 
-    :raises UserError: a bad setting, or an engine that cannot run (one line).
+    :raises ConfigError: a bad setting (one line naming the key, as ``tournament``'s).
     """
     data = {
         "event": MATCH_EVENT,
@@ -148,7 +137,7 @@ def match_plan(
         "entrants": entrants,
         **settings,
     }
-    return checked_plan(parse_config(data, "command line"), "command line", run, hidden=hidden)
+    return parse_config(data, MATCH_SOURCE)
 
 
 def check_appendable(path: Path) -> None:

@@ -5,7 +5,7 @@ which ``play`` shares.
 them into the config model (command-line options override the file's keys, or those of
 the tournament being resumed: ``earlier_settings`` reads those once) and notes each
 override. ``checked_plan`` is the tail both ``tournament`` and ``play`` (a one-encounter
-event, ``cli.play.match_plan``) run their config through, so the two commands take the
+event, ``cli.play.play_setup``) run their config through, so the two commands take the
 same steps in the same order and print the same notes for the same engines and flags:
 the ``RunOptions`` (adjudication, cluster, sandbox and its limits, the shared search
 limits) laid over the config, the notes, ``Plan.from_config``, the ``Engines:`` line and
