@@ -22,7 +22,11 @@ reference, ``protocol.sandbox.warden``), which does the same. What it sees and m
 * three writable, size-limited tmpfs: ``/scratch`` (its ``HOME``, and its working
   directory unless it has one), ``/tmp`` and ``/dev/shm``, each empty at the start
   and gone with the sandbox; the root itself is remounted read-only;
-* a fresh ``/proc`` (its own processes only) and a minimal ``/dev``;
+* a fresh ``/proc`` (its own processes only) and a minimal ``/dev``: the devices of
+  ``DEVICES`` and the ``fd``, ``stdin``, ``stdout`` and ``stderr`` links, no terminal
+  (bwrap's ``--dev`` adds ``full``, ``tty``, a ``devpts`` and a ``tmpfs`` under them:
+  each mount costs bwrap a reading of the whole mount table, and a sandbox starts
+  every game);
 * an environment of its own: ``PATH``, ``HOME``, ``TMPDIR``, ``LANG``, ``PYTHONPATH``
   (the referee's code, for the built-in bots) and the spec's ``env``; nothing of the
   referee's;
@@ -63,6 +67,16 @@ WRITABLE = (SCRATCH, "/tmp", "/dev/shm")
 """The size-limited tmpfs of the sandbox, watched by the warden."""
 COMPILED_WARDEN = "/warden"
 """Where the compiled warden is shown in the sandbox (read-only, a file of its own)."""
+DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
+"""The host's devices shown in the sandbox's ``/dev`` (the only writable binds: writing
+to them reaches no file)."""
+DEVICE_LINKS = (
+    ("/proc/self/fd", "/dev/fd"),
+    ("/proc/self/fd/0", "/dev/stdin"),
+    ("/proc/self/fd/1", "/dev/stdout"),
+    ("/proc/self/fd/2", "/dev/stderr"),
+)
+"""``(target, link)``: the usual links of ``/dev``, into the engine's own ``/proc``."""
 HOSTNAME = "sandbox"
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 MAX_OPEN_FILES = 1024
@@ -246,7 +260,11 @@ def bwrap_argv(
     if layout.compiled_warden is not None:
         cmd += ["--ro-bind", layout.compiled_warden, COMPILED_WARDEN]
     # The writable file systems first: a shown directory may lie under /tmp.
-    cmd += ["--proc", "/proc", "--dev", "/dev"]
+    cmd += ["--proc", "/proc", "--perms", "0755", "--dir", "/dev"]
+    for device in DEVICES:
+        cmd += ["--dev-bind", device, device]
+    for target, link in DEVICE_LINKS:
+        cmd += ["--symlink", target, link]
     size = str(settings.max_scratch_mb * MIB)
     for path in WRITABLE:
         cmd += ["--perms", "1777", "--size", size, "--tmpfs", path]

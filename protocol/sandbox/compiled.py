@@ -6,9 +6,12 @@ sandbox runs the compiled warden when it can, and the Python one, which does the
 job, when it cannot:
 
 * ``path()`` builds ``warden.c`` with the system's C compiler (``$CC``, ``cc``,
-  ``gcc`` or ``clang``) the first time it is asked in a cache directory, keyed by the
-  source's and the flags' hash (``$REFEREE_CACHE``, else ``$XDG_CACHE_HOME/referee``,
-  else ``~/.cache/referee``: where the bundled C engines are built too). The binary is
+  ``gcc`` or ``clang``) the first time it is asked in a cache directory, linked
+  statically where the system has a static C library (``STATIC``: no dynamic loader
+  runs at each start, about 0.4 ms of CPU less per sandbox) and dynamically where it
+  has none, keyed by the source's and the flags' hash (``$REFEREE_CACHE``, else
+  ``$XDG_CACHE_HOME/referee``, else ``~/.cache/referee``: where the bundled C engines
+  are built too). The binary is
   checked before it is used (run outside a sandbox, it must refuse, as process 1 only
   may run it) and moved into place whole, so concurrent builders never see half a
   file. No compiler, a failed build, an unwritable cache: ``None`` (the Python warden),
@@ -33,6 +36,11 @@ from pathlib import Path
 SOURCE = Path(__file__).with_name("warden.c")
 FLAGS = ("-O2", "-std=gnu99", "-Wall", "-Wextra")
 """No ``-Werror``: a new warning from another compiler must not cost the fast warden."""
+STATIC = "-static"
+"""Tried first: a static warden starts without the dynamic loader (its relocations and
+the libraries' mappings are most of a small program's start). Without a static C
+library (``libc.a``: Debian's ``libc6-dev`` has it, Fedora's needs ``glibc-static``) the
+link fails and the warden is linked dynamically."""
 CHOICE_VARIABLE = "REFEREE_WARDEN"
 """``python`` forces the Python warden; anything else (or nothing): the compiled one if it
 can be had."""
@@ -73,8 +81,15 @@ def _refuses_outside(binary: str) -> bool:
 
 def build() -> str | None:
     """The compiled warden's path, compiled now if the cache has none; None if it cannot
-    be had (no compiler, the build or its check failed, no writable cache). Never raises."""
-    digest = hashlib.sha256(SOURCE.read_bytes() + " ".join(FLAGS).encode()).hexdigest()[:16]
+    be had (no compiler, the build or its check failed, no writable cache). Never raises.
+
+    Linked statically where that works, else dynamically (``STATIC``)."""
+    return _build((*FLAGS, STATIC)) or _build(FLAGS)
+
+
+def _build(flags: tuple[str, ...]) -> str | None:
+    """``build`` with these compiler flags (the cache key includes them)."""
+    digest = hashlib.sha256(SOURCE.read_bytes() + " ".join(flags).encode()).hexdigest()[:16]
     try:
         directory = cache_directory()
         target = directory / f"warden-{digest}"
@@ -90,7 +105,7 @@ def build() -> str | None:
     os.close(fd)
     try:
         done = subprocess.run(
-            [compiler, *FLAGS, "-o", scratch, str(SOURCE)],
+            [compiler, *flags, "-o", scratch, str(SOURCE)],
             capture_output=True, timeout=BUILD_SECONDS, check=False,
         )  # fmt: skip
         if done.returncode != 0:

@@ -10,6 +10,7 @@ works here (``probe``). No trio: ``protocol.process`` awaits what needs awaiting
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import select
@@ -161,6 +162,13 @@ def layout_for(
     )
 
 
+@functools.lru_cache(maxsize=16)
+def _located(program: str, path: str | None) -> str:
+    """``program`` found on ``path`` once (the spawn then tries no other directory);
+    itself when not found (the spawn's error names it)."""
+    return shutil.which(program, path=path) or program
+
+
 def _pipe() -> tuple[int, int]:
     return os.pipe2(os.O_CLOEXEC)
 
@@ -222,7 +230,7 @@ class SandboxLaunch:
         )
         self.argv = bwrap_argv(
             layout, settings, config, argv, environment(layout, env),
-            bwrap=bwrap, info_fd=info_w, block_fd=block_r,
+            bwrap=_located(bwrap, os.environ.get("PATH")), info_fd=info_w, block_fd=block_r,
         )  # fmt: skip
         self.pass_fds = tuple(self._theirs)
         self.ready = False

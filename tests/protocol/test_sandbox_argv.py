@@ -11,6 +11,8 @@ from protocol.sandbox import (
     COMPILED_WARDEN,
     DEFAULT_MAX_CPU_SECONDS,
     DEFAULT_MAX_MEMORY_MB,
+    DEVICE_LINKS,
+    DEVICES,
     MIB,
     SANDBOX_UID,
     SCRATCH,
@@ -73,8 +75,12 @@ def test_the_host_is_shown_read_only_and_only_what_the_layout_names() -> None:
         ("/home/alice/engines/mine", "/home/alice/engines/mine"),
         ("/dev/null", "/opt/referee/games.tgn"),  # a hidden file, covered
     ]  # fmt: skip
-    assert pairs(argv, "--symlink") == [("usr/bin", "/bin")]
-    assert pairs(argv, "--bind") == [] and pairs(argv, "--dev-bind") == []
+    assert pairs(argv, "--symlink") == [("usr/bin", "/bin"), *DEVICE_LINKS]
+    # The only writable binds are the few devices of /dev (no terminal, no devpts).
+    assert pairs(argv, "--bind") == []
+    assert pairs(argv, "--dev-bind") == [(d, d) for d in DEVICES]
+    assert set(DEVICES) == {"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"}
+    assert "--dev" not in argv
     # The root is read-only once everything is mounted.
     assert singles(argv, "--remount-ro")[-1] == "/"
 
@@ -82,7 +88,8 @@ def test_the_host_is_shown_read_only_and_only_what_the_layout_names() -> None:
 def test_parents_of_mount_points_are_made_reachable() -> None:
     argv = build()
     made = [argv[i + 3] for i, a in enumerate(argv) if a == "--perms" and argv[i + 2] == "--dir"]
-    assert made == ["/home", "/opt", "/home/alice", "/home/alice/engines"]
+    # /dev first: the devices' folder, made reachable as the shown directories' parents.
+    assert made == ["/dev", "/home", "/opt", "/home/alice", "/home/alice/engines"]
     assert parents(["/a/b/c", "/a/d"]) == ["/a", "/a/b"]
 
 
@@ -119,7 +126,7 @@ def test_a_directory_under_tmp_is_shown_over_the_sandbox_s_own_tmp() -> None:
     argv = build(replace(LAYOUT, visible=("/tmp/event/engine",)))
     assert argv.index("/tmp") < argv.index("/tmp/event/engine")
     made = [argv[i + 3] for i, a in enumerate(argv) if a == "--perms" and argv[i + 2] == "--dir"]
-    assert made == ["/tmp/event"]  # /tmp itself stays the sandbox's, mode 1777
+    assert made == ["/dev", "/tmp/event"]  # /tmp itself stays the sandbox's, mode 1777
 
 
 def test_writable_places_are_size_limited_tmpfs() -> None:

@@ -106,10 +106,27 @@ async def test_inside_no_network_no_host_processes_no_new_user_namespaces(
 
 async def test_the_root_and_the_host_are_read_only(bwrap: None, tmp_path: Path) -> None:
     script = (
-        "for p in / /usr /etc /scratch /tmp /dev/shm; do touch $p/x 2>/dev/null && echo $p; done"
+        "for p in / /usr /etc /dev /scratch /tmp /dev/shm; do touch $p/x 2>/dev/null && echo $p;"
+        " done"
     )
     status, _, err = await run_command(("/bin/sh", "-c", f"({script}) >&2"))
     assert status == 0 and err == ["/scratch", "/tmp", "/dev/shm"]
+
+
+async def test_dev_holds_the_usual_devices_and_no_terminal(bwrap: None) -> None:
+    script = (
+        "ls /dev | tr '\\n' ' '; echo;"
+        " head -c 5 /dev/urandom | wc -c; head -c 3 /dev/random | wc -c;"
+        " head -c 7 /dev/zero | wc -c; echo gone >/dev/null && echo written;"
+        " readlink /dev/stderr; readlink /dev/fd"
+    )
+    status, _, err = await run_command(("/bin/sh", "-c", f"({script}) >&2"))
+    assert status == 0, err
+    listing, urandom, random, zero, null, through, fd = err[:7]
+    assert listing.split() == ["fd", "null", "random", "shm", "stderr", "stdin", "stdout",
+                               "urandom", "zero"]  # fmt: skip
+    assert (urandom, random, zero, null) == ("5", "3", "7", "written")
+    assert through == "/proc/self/fd/2" and fd == "/proc/self/fd"
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import struct
 import subprocess
 from pathlib import Path
 
@@ -44,6 +45,50 @@ def test_built_once_into_the_cache_and_checked(cache: Path) -> None:
     assert done.stderr == b"warden: not process 1 of a sandbox; refusing to run\n"
     assert compiled.build() == first and os.stat(first).st_mtime_ns == built_at
     assert [p.name for p in cache.iterdir()] == [Path(first).name]  # no scratch file left
+
+
+def has_interpreter(binary: str) -> bool:
+    """Whether the 64-bit ELF ``binary`` asks for a dynamic loader (a ``PT_INTERP`` header)."""
+    data = Path(binary).read_bytes()
+    assert data[:5] == b"\x7fELF\x02"
+    (offset,) = struct.unpack_from("<Q", data, 0x20)
+    size, count = struct.unpack_from("<HH", data, 0x36)
+    return any(struct.unpack_from("<I", data, offset + i * size)[0] == 3 for i in range(count))
+
+
+def links_statically(tmp_path: Path) -> bool:
+    compiler = compiled._compiler()
+    source = tmp_path / "hello.c"
+    source.write_text("int main(void) { return 0; }\n")
+    done = subprocess.run([str(compiler), "-static", "-o", str(tmp_path / "hello"), str(source)],
+                          capture_output=True, timeout=120, check=False)  # fmt: skip
+    return done.returncode == 0
+
+
+@needs_compiler
+def test_linked_statically_where_the_system_can(cache: Path, tmp_path: Path) -> None:
+    """No dynamic loader runs at each sandbox's start (its share of a small program's)."""
+    if not links_statically(tmp_path):
+        pytest.skip("no static C library here")
+    binary = compiled.path()
+    assert binary is not None and not has_interpreter(binary)
+
+
+@needs_compiler
+def test_without_a_static_library_it_is_linked_dynamically(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = shutil.which(str(compiled._compiler()))
+    wrapper = cache.parent / "cc-no-static"
+    wrapper.write_text(
+        "#!/bin/sh\nfor a; do [ \"$a\" = -static ] && { echo 'ld: cannot find -lc' >&2; exit 1; };"
+        f' done\nexec {real} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("CC", str(wrapper))
+    binary = compiled.path()
+    assert binary is not None and has_interpreter(binary)
+    assert [p.name for p in cache.iterdir()] == [Path(binary).name]  # the failed link left nothing
 
 
 def test_no_compiler_means_the_python_warden(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
