@@ -17,6 +17,7 @@ import pytest
 import trio
 
 from bots.faulty_bot import MODES
+from bots.random_bot import RandomBrain
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
 from referee.core import Termination
@@ -24,6 +25,7 @@ from referee.match import GameResult, play_game
 from referee.players import EnginePlayer, Player
 from referee.registry import GAMES, make_game
 from tests.procs import group_members, live_with
+from tests.tournaments.local import brain_player
 
 pytestmark = pytest.mark.processes
 
@@ -145,7 +147,6 @@ async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
             *marker.split(),
         ),
     )
-    random_bot = (sys.executable, "-m", "bots", "random")
     tc = TimeControl.parse("1+0", margin=0.2)
     results: list[GameResult] = []
     with trio.fail_after(60):
@@ -153,14 +154,11 @@ async def _run_mode(game_name: str, players: int, mode: str) -> str | None:
             bad = await stack.enter_async_context(
                 EnginePlayer.open(faulty, start_timeout=START_TIMEOUT)
             )
+            # The other seats play the random bot's moves in this process: what is tested
+            # is the faulty engine's process, and processes of their own were half the
+            # matrix's process starts at two seats, two thirds at three (most of its CPU).
             table: list[Player] = [bad]
-            for i in range(players - 1):
-                good = EngineSpec(name=f"good{i}", argv=random_bot)
-                table.append(
-                    await stack.enter_async_context(
-                        EnginePlayer.open(good, start_timeout=START_TIMEOUT)
-                    )
-                )
+            table += [brain_player(f"good{i}", RandomBrain()) for i in range(players - 1)]
             table[0], table[1] = table[1], table[0]  # the faulty engine sits in seat 2
             for seed in (1, 2):
                 # Short games: what is tested is the misdeed, which comes early.
