@@ -191,3 +191,30 @@ def test_memory_of_the_command_does_not_grow_with_the_file(
     peak(small)  # warm up
     small_peak, big_peak = peak(small), peak(big)
     assert big_peak < 1.15 * small_peak + 32 * 1024, (small_peak, big_peak)
+
+
+def test_more_jobs_than_cores_is_the_number_of_cores_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--jobs 100000`` forked that many processes before the first verdict (minutes of
+    a machine's time, then a failed fork); it is the number of cores, and said so. (The
+    pool is a thread pool here: what counts is the size asked for.)"""
+    import concurrent.futures
+
+    asked: list[int] = []
+
+    def pool(workers: int, **_: Any) -> concurrent.futures.Executor:
+        asked.append(workers)
+        return concurrent.futures.ThreadPoolExecutor(workers)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
+    path = _file(tmp_path / "games.tgn", 2)  # two batches: the second is read ahead
+    code, out, err = cli(capsys, "adjudicate", str(path), "--jobs", "100000")
+    assert code == 0, err
+    assert out.endswith("2 game(s), 0 disputed\n")
+    cores = default_jobs()
+    assert asked == [cores]
+    assert err == (
+        f"referee: note: --jobs 100000 is more than the {cores} core(s) this process may use:"
+        f" {cores} worker process(es)\n"
+    )

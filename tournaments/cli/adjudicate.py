@@ -125,7 +125,8 @@ def adjudicate_command(
             "--jobs",
             "-j",
             min=1,
-            help="Worker processes (default: the number of cores). Verdicts stay in file order.",
+            help="Worker processes (default and at most: the number of cores). Verdicts stay"
+            " in file order.",
         ),
     ] = None,
 ) -> None:
@@ -136,7 +137,17 @@ def adjudicate_command(
     """
     from concurrent.futures.process import BrokenProcessPool
 
-    workers = jobs if jobs is not None else default_jobs()
+    workers = default_jobs()
+    if jobs is not None and jobs > workers:
+        # More processes than cores only slows the replay, and a huge --jobs would fork
+        # that many processes before the first verdict (a fork bomb by a typo).
+        typer.echo(
+            f"referee: note: --jobs {jobs} is more than the {workers} core(s) this process"
+            f" may use: {workers} worker process(es)",
+            err=True,
+        )
+    elif jobs is not None:
+        workers = jobs
     stream = adjudged_batches(path, workers, keep=_page_keeps(html_out))
     try:
         first = _until_a_game(path, stream)
