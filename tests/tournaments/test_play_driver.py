@@ -18,7 +18,7 @@ import trio
 
 from referee.adjudicate_stream import adjudicate_file
 from referee.record import GameRecord, read_records
-from tests.clirun import run_referee
+from tests.clirun import cli, run_referee
 from tests.tournaments.local import bot_factory, failing_starts, late_factory
 from tournaments.cli.play import match_config
 from tournaments.cli.tournament_setup import RunOptions, checked_plan, engine_entrants
@@ -197,3 +197,32 @@ def test_plays_one_transcript_file_is_kept_whole(
     numbers = sorted(number for number, _ in transcripts.blocks(kept.read_text()))
     assert numbers == [1, 2, 3, 4]
     assert [path.name for path in tmp_path.iterdir() if ".old" in path.name] == []
+
+
+def _standings(stdout: str) -> list[str]:
+    """The standings table's lines: from its header (``#  Entrant …``) to a blank line."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("#    Entrant"))
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return lines[start:end]
+
+
+@pytest.mark.processes
+def test_play_prints_the_standings_table_tournament_prints_of_the_same_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Three seats: the table's columns are the places (1st, 2nd, 3rd, Avg place), not W/D/L.
+    same = ("-e", "greedy --seed 2", "-e", "random --seed 1", "-e", "random --seed 5",
+            "--max-plies", "30", "--seed", "4", "--games", "3", "-q")  # fmt: skip
+    code, played, err = cli(capsys, "play", "tricolor", *same)
+    assert code == 0, err
+    code, toured, err = cli(
+        capsys, "tournament", "-g", "tricolor", *same, "--players", "3",
+        "--seat-order", "cyclic", "--out", str(tmp_path / "ev"),
+    )  # fmt: skip
+    assert code == 0, err
+    table = _standings(played)
+    assert table == _standings(toured)
+    assert table[0].split() == ["#", "Entrant", "Games", "Points", "Score", "1st", "2nd",
+                                "3rd", "Avg", "place", "Forfeits"]  # fmt: skip
+    assert len(table) == 2 + 3

@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 
 from referee.core import Outcome, Termination
+from tournaments.results.game import GameReport
 from tournaments.results.standings import (
     game_points,
     has_game_points,
     placement_points,
     standings,
-    standings_table,
 )
+from tournaments.results.summary import EventInfo, summarize
+from tournaments.results.tables import standings_rows
 
 
 @pytest.mark.parametrize(
@@ -82,9 +84,13 @@ def test_game_points_only_for_games_whose_rules_score() -> None:
     won = Outcome(Termination.RULES, (1, 2))
     assert not has_game_points([stopped, won])
     assert game_points(stopped, 0) == 14.0 and game_points(won, 0) == 0.0
-    headers, cells = standings_table(standings([(("a", "b"), won)], ["a", "b"]))
+    info = EventInfo("e", "tricouleur", ("a", "b"), 2, 1)
+    headers, cells = standings_rows(summarize(info, [_report(("a", "b"), won)]))
     assert "Game pts" not in headers
-    headers, cells = standings_table(
-        standings([(("a", "b"), stopped)], ["a", "b"]), game_points=True
-    )
+    scored = Outcome(Termination.RULES, (1, 2), (14.0, 9.0))
+    headers, cells = standings_rows(summarize(info, [_report(("a", "b"), scored)]))
     assert cells[0][headers.index("Game pts")] == "14"
+
+
+def _report(seats: tuple[str, str], outcome: Outcome) -> GameReport:
+    return GameReport(1, 1, 1, (0, 1), seats, outcome, 10, record="")

@@ -22,7 +22,7 @@ from typing import Any
 import typer
 from tabulate import tabulate
 
-from referee.core import DEFAULT_MAX_PLIES, Outcome
+from referee.core import DEFAULT_MAX_PLIES
 from referee.errors import UserError
 from referee.record import sync_file
 from referee.registry import make_game
@@ -40,8 +40,10 @@ from tournaments.event.config import TournamentConfig, parse_config
 from tournaments.event.plan import Plan
 from tournaments.play.errors import TournamentError
 from tournaments.play.worker import WorkerError
+from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
-from tournaments.results.standings import has_game_points, standings, standings_table
+from tournaments.results.summary import EventInfo, summarize_counts
+from tournaments.results.tables import standings_rows
 from tournaments.runner.match import MatchResult, run_match
 from tournaments.runner.record_out import is_named_pipe, same_as_stdout
 
@@ -165,7 +167,8 @@ def transcript_file(out: Path | None) -> Path:
 
 
 def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
-    """Play the match, a line per game (void attempts too), then the standings.
+    """Play the match, a line per game (void attempts too), then the standings: the
+    table ``tournament`` prints of the same games (``results.tables.standings_rows``).
 
     A stop signal ends it with one line on what was kept, exit 130.
 
@@ -174,14 +177,18 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
     """
     kept = None if plan.config.transcripts == "none" else transcript_file(out)
     total = plan.total()
-    scored: list[tuple[tuple[str, ...], Outcome]] = []
-    """Seats and outcome of each scored game (the standings need no more)."""
+    info = EventInfo.from_plan(plan)
+    counts = Counts(info.names, info.paired)
+    """The scored games, folded as a tournament's are (memory does not grow with them)."""
+    finished = 0
     # With the records on the standard output (--out /dev/stdout), it holds them only.
     err = out is not None and same_as_stdout(out)
 
     def on_game(report: GameReport) -> None:
+        nonlocal finished
         if not report.void:
-            scored.append((report.seats, report.outcome))
+            finished += 1
+            counts.add(report)
         if not quiet:
             typer.echo(game_line(report, total), err=err)
 
@@ -200,33 +207,21 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
             )
         )
     except KeyboardInterrupt:
-        saved = f"; they are in {out}" if out is not None and scored else ""
-        typer.echo(f"referee: interrupted after {len(scored)} finished game(s){saved}", err=True)
+        saved = f"; they are in {out}" if out is not None and finished else ""
+        typer.echo(f"referee: interrupted after {finished} finished game(s){saved}", err=True)
         raise typer.Exit(130) from None
     except WorkerError as exc:  # a killed worker process: one line, the games kept
-        saved = f"; the {len(scored)} finished game(s) are in {out}" if out and scored else ""
+        saved = f"; the {finished} finished game(s) are in {out}" if out and finished else ""
         raise exc.reported(saved) from None  # a bug in the worker: its traceback
     except TournamentError as exc:  # a game stayed void: the match cannot go on
-        if not scored:
+        if not finished:
             raise UserError(f"no game could be played: {exc}") from None
-        saved = f"; the {len(scored)} finished game(s) are in {out}" if out is not None else ""
+        saved = f"; the {finished} finished game(s) are in {out}" if out is not None else ""
         raise UserError(f"{exc}{saved}") from None
-    _print_standings(plan, scored, result, err=err)
-    if out is not None:
-        typer.echo(f"records appended to {out}", err=err)
-
-
-def _print_standings(
-    plan: Plan,
-    scored: list[tuple[tuple[str, ...], Outcome]],
-    result: MatchResult,
-    *,
-    err: bool = False,
-) -> None:
-    rows = standings(scored, list(plan.names))
-    with_points = has_game_points(outcome for _, outcome in scored)
-    headers, cells = standings_table(rows, game_points=with_points)
+    headers, cells = standings_rows(summarize_counts(info, counts))
     typer.echo("", err=err)
-    typer.echo(tabulate(cells, headers=headers), err=err)
+    typer.echo(tabulate(cells, headers=headers, disable_numparse=True), err=err)
     if result.voids:
         typer.echo(void_line(result.voids, result.runner_voids), err=err)
+    if out is not None:
+        typer.echo(f"records appended to {out}", err=err)

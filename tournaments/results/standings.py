@@ -170,25 +170,6 @@ def has_game_points(outcomes: Iterable[Outcome]) -> bool:
     return any(o.termination is Termination.RULES and o.scores for o in outcomes)
 
 
-def standings_table(
-    rows: Sequence[Row], *, game_points: bool = False
-) -> tuple[list[str], list[list[object]]]:
-    """Headers and cells for ``tabulate``; with ``game_points`` a ``Game pts`` column."""
-    headers = ["#", "Entrant", "Games", "Points", "Score"]
-    headers += ["Game pts"] if game_points else []
-    headers += ["W", "D", "L", "Forfeits"]
-    cells: list[list[object]] = []
-    for place, row in enumerate(rows, start=1):
-        forfeits = ", ".join(f"{k} {v}" for k, v in sorted(row.forfeits.items())) or "-"
-        line: list[object] = [place, row.name, row.games, f"{row.points:g}"]
-        line.append(f"{100 * row.score:.1f}%")
-        if game_points:
-            line.append(f"{row.game_points:g}")
-        line += [row.wins, row.draws, row.losses, forfeits]
-        cells.append(line)
-    return headers, cells
-
-
 def crosstable(
     games: Iterable[tuple[Sequence[str], Sequence[int]]],
 ) -> Mapping[tuple[str, str], tuple[float, int]]:
