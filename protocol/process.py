@@ -280,12 +280,20 @@ class EngineProcess:
             await self._map_user(self._launch)
 
     async def _map_user(self, launch: SandboxLaunch) -> None:
-        """Root mode: read bwrap's info, write the sandbox's user maps, let it go on."""
-        stream = trio.lowlevel.FdStream(os.dup(launch.info_fd))
+        """Root mode: read bwrap's info, write the sandbox's user maps, let it go on.
+
+        The info pipe is read where it is (a read after it polled readable does not
+        block), until its end: bwrap closes it once it has written.
+        """
+        fd = launch.info_fd
         info = b""
         try:
             with trio.move_on_after(PROBE_TIMEOUT):
-                while chunk := await stream.receive_some(CHUNK_BYTES):
+                while True:
+                    await trio.lowlevel.wait_readable(fd)
+                    chunk = os.read(fd, CHUNK_BYTES)
+                    if not chunk:
+                        break
                     info += chunk
             launch.map_user(info)
         except (OSError, ValueError, KeyError) as exc:
@@ -293,8 +301,7 @@ class EngineProcess:
             self._note(message)
             raise EngineStartError(message) from None
         finally:
-            with trio.CancelScope(shield=True):
-                await stream.aclose()
+            trio.lowlevel.notify_closing(fd)  # the launch closes it; trio must forget it
 
     async def _run(self, *, task_status: trio.TaskStatus[trio.Process]) -> None:
         """Run the engine until it exits; then set ``exited`` and call ``on_exit``."""
@@ -338,7 +345,15 @@ class EngineProcess:
         )
 
     def _environment(self) -> dict[str, str]:
-        """The engine's environment: the spec's, tagged for ``protocol.reaper``."""
+        """The engine's environment: the spec's, tagged for ``protocol.reaper``.
+
+        In the sandbox, bubblewrap's: the tag alone. bwrap needs nothing of the
+        referee's environment (it is found by path, and runs the warden by path), and
+        gives what it runs only the environment of its ``--setenv`` options
+        (``protocol.sandbox.environment``); copying the referee's cost every start.
+        """
+        if self._launch is not None:
+            return {reaper.TAG_VARIABLE: self._tag}
         env = self.spec.environment(os.environ) or dict(os.environ)
         env[reaper.TAG_VARIABLE] = self._tag
         return env

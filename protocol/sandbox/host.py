@@ -67,6 +67,14 @@ def covered_scratch(dirs: Sequence[str]) -> tuple[str, str] | None:
     return None
 
 
+# What the host shows of its system and of the referee's Python and code is looked up once
+# per process (functools.cache): a sandbox starts every game, and these lookups (symbolic
+# links, resolved paths) were a quarter of the referee's own work per start. What may
+# change during an event (the engine's directories, which hidden paths exist) is looked
+# up at every start.
+
+
+@functools.cache
 def _system() -> tuple[tuple[str, str | None], ...]:
     found: list[tuple[str, str | None]] = []
     for path in SYSTEM_PATHS:
@@ -94,6 +102,7 @@ def program_dirs(argv: Sequence[str], cwd: str | None, path: str | None) -> list
     return found
 
 
+@functools.cache
 def code_root() -> str:
     """The directory holding the referee's packages (``protocol``, ``bots``, ...)."""
     return str(Path(warden.__file__).resolve().parents[2])
@@ -101,9 +110,29 @@ def code_root() -> str:
 
 def runtime_dirs() -> list[str]:
     """The system's and Python's directories, resolved: every sandbox shows them."""
-    system = [os.path.realpath(p) for p, target in _system() if target is None]
+    return [*_system_dirs(), *_python_dirs()]
+
+
+@functools.cache
+def _system_dirs() -> tuple[str, ...]:
+    """The system directories of ``_system`` (not its links), resolved."""
+    return tuple(os.path.realpath(p) for p, target in _system() if target is None)
+
+
+@functools.cache
+def _python_dirs() -> tuple[str, ...]:
+    """The prefixes of the Python running the referee, resolved, in order."""
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    return [*system, *(os.path.realpath(p) for p in sorted(prefixes))]
+    return tuple(os.path.realpath(p) for p in sorted(prefixes))
+
+
+@functools.lru_cache(maxsize=8)
+def _homes(home: str | None) -> tuple[str, ...]:
+    """The referee user's home directories (the account's and ``$HOME``), resolved."""
+    found = {os.path.realpath(str(Path.home()))}
+    if home:
+        found.add(os.path.realpath(home))
+    return tuple(sorted(found))
 
 
 def foreign_dirs(own: Sequence[str], others: Sequence[str]) -> list[str]:
@@ -134,20 +163,19 @@ def layout_for(
 ) -> Layout:
     """What the sandbox of this engine shows of this host (reads the file system)."""
     system = _system()
-    system_dirs = [os.path.realpath(p) for p, target in system if target is None]
+    system_dirs = _system_dirs()
     root = code_root()
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    candidates = [root, *sorted(prefixes), *program_dirs(argv, cwd, (env or {}).get("PATH"))]
     visible: list[str] = []
-    for candidate in candidates:
+    for real in [root, *_python_dirs()]:
+        if real not in visible and not _under(real, system_dirs) and os.path.isdir(real):
+            visible.append(real)
+    for candidate in program_dirs(argv, cwd, (env or {}).get("PATH")):
         real = os.path.realpath(candidate)
         if real not in visible and not _under(real, system_dirs) and os.path.isdir(real):
             visible.append(real)
-    homes = {os.path.realpath(str(Path.home()))}
-    if os.environ.get("HOME"):
-        homes.add(os.path.realpath(os.environ["HOME"]))
     # What does not exist yet has nothing to show (and bwrap cannot mount over it).
-    hidden = [os.path.realpath(h) for h in [*settings.hidden, *sorted(homes)]]
+    hidden = [os.path.realpath(h) for h in settings.hidden]
+    hidden += _homes(os.environ.get("HOME"))
     return Layout(
         system=system,
         visible=tuple(visible),

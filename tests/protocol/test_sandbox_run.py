@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from protocol import sandbox
+from protocol import reaper, sandbox
 from protocol.errors import EngineTerminatedError
 from protocol.messages import Go, NewGame, Position
 from protocol.process import EngineProcess
 from protocol.sandbox import PACKAGE, SANDBOX_UID, SandboxSettings
-from protocol.sandbox.host import SandboxUnavailable, check_sandbox, probe
+from protocol.sandbox.host import SandboxUnavailable, check_sandbox, layout_for, probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from protocol.transcript import STDERR, Transcript
@@ -218,3 +218,35 @@ def test_the_warden_refuses_to_run_unless_it_is_process_1(bwrap: None) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr == "warden: not process 1 of a sandbox; refusing to run\n"
+
+
+def test_what_may_change_during_an_event_is_looked_up_at_every_start(tmp_path: Path) -> None:
+    """The system's and Python's directories are looked up once per process; the engine's
+    own directories and the hidden paths that exist, at every start: a hidden folder made
+    after a first start is covered at the next."""
+    engine = tmp_path / "engine"
+    engine.mkdir()
+    program = engine / "play"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    settings = SandboxSettings(hidden=(str(engine / "out"),))
+    first = layout_for([str(program)], None, None, settings)
+    assert str(engine) in first.visible and first.masked == ()
+    (engine / "out").mkdir()
+    second = layout_for([str(program)], None, None, settings)
+    assert second.masked == (str(engine / "out"),)
+    assert second.system == first.system and second.visible == first.visible
+
+
+async def test_bubblewrap_gets_none_of_the_referee_s_environment(
+    bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the tag that finds its strays: bwrap clears what it runs, and a copy of the
+    referee's environment (tokens, credentials) would only cost every start."""
+    monkeypatch.setenv("REFEREE_TEST_SECRET", "hunter2")
+    spec = EngineSpec(name="cat", argv=("/bin/cat",), sandbox=SandboxSettings())
+    with trio.fail_after(30):
+        async with EngineProcess.open(spec, Transcript()) as process:
+            environ = await trio.Path(f"/proc/{process.pid}/environ").read_bytes()
+    names = [pair.split(b"=", 1)[0] for pair in environ.split(b"\0") if pair]
+    assert names == [reaper.TAG_VARIABLE.encode()]
