@@ -3,6 +3,7 @@ counted in the run's result, ``results.json`` and the report (in-process players
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -15,11 +16,14 @@ import trio
 from referee.results import RUNNER_LATE
 from tests.clirun import cli
 from tests.tournaments.local import late_factory
+from tournaments.cli import play as play_cli
+from tournaments.cli import tournament_run
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.html.paged.writer import Layout, write_report
 from tournaments.html.report import build_report
 from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
+from tournaments.runner.match import run_match
 from tournaments.runner.run import RunResult, run_tournament
 from tournaments.store.checkpoint import CHECKPOINT
 from tournaments.store.event_dir import open_event, read_event
@@ -136,3 +140,28 @@ def test_the_report_s_first_page_counts_the_void_games(
     assert data is not None
     voids = json.loads(data.group(1))["void_games"]
     assert voids == {"played_again": STALLS, "runner_late": STALLS}
+
+
+def test_play_and_tournament_end_with_the_sentence_of_the_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both commands' last tables say a run's void games as ``standings`` and the report
+    do (``results.tables.voids_text``), the players in this process running late."""
+    stalls = 2
+    same = ("-e", "random --seed 1", "-e", "random --seed 2", "--tc", "1+0.01", "--games", "2",
+            "-q")  # fmt: skip
+    said = (
+        f"{stalls} void game(s) played again, {stalls} of them because the runner itself was"
+        " late (no engine blamed)."
+    )
+    late_match = functools.partial(run_match, factory=late_factory(stalls))
+    monkeypatch.setattr(play_cli, "run_match", late_match)
+    status, played, err = cli(capsys, "play", "trike", *same)
+    assert status == 0, err
+    assert said in played.splitlines()
+    late_run = functools.partial(run_tournament, factory=late_factory(stalls))
+    monkeypatch.setattr(tournament_run, "run_tournament", late_run)
+    status, toured, err = cli(capsys, "tournament", "-g", "trike", *same, "--workers", "0",
+                              "--out", str(tmp_path / "ev"))  # fmt: skip
+    assert status == 0, err
+    assert toured.index(said) < toured.index("Standings")  # under the title

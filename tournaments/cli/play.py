@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from referee.core import DEFAULT_MAX_PLIES
 from referee.errors import UserError
 from referee.record import sync_file
 from referee.registry import make_game
-from tournaments.cli.progress import game_line, void_line
+from tournaments.cli.progress import game_line
 from tournaments.cli.rules import parse_rule_options
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament_setup import (
@@ -43,7 +43,7 @@ from tournaments.play.worker import WorkerError
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize_counts
-from tournaments.results.tables import standings_rows
+from tournaments.results.tables import standings_rows, voids_text
 from tournaments.runner.match import MatchResult, run_match
 from tournaments.runner.record_out import is_named_pipe, same_as_stdout
 
@@ -218,10 +218,14 @@ def play_match(plan: Plan, out: Path | None, *, quiet: bool) -> None:
             raise UserError(f"no game could be played: {exc}") from None
         saved = f"; the {finished} finished game(s) are in {out}" if out is not None else ""
         raise UserError(f"{exc}{saved}") from None
-    headers, cells = standings_rows(summarize_counts(info, counts))
+    summary = replace(
+        summarize_counts(info, counts), voids=result.voids, runner_voids=result.runner_voids
+    )
+    headers, cells = standings_rows(summary)
     typer.echo("", err=err)
     typer.echo(tabulate(cells, headers=headers, disable_numparse=True), err=err)
-    if result.voids:
-        typer.echo(void_line(result.voids, result.runner_voids), err=err)
+    voids = voids_text(summary)  # the sentence of tournament's tables and report
+    if voids is not None:
+        typer.echo(voids, err=err)
     if out is not None:
         typer.echo(f"records appended to {out}", err=err)

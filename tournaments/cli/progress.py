@@ -45,12 +45,6 @@ def game_line(report: GameReport, total: int) -> str:
     return line
 
 
-def void_line(voids: int, runner_voids: int) -> str:
-    """The closing line of a run with void games (each was played again)."""
-    runner = f" ({runner_voids} because the runner itself was late)" if runner_voids else ""
-    return f"{voids} void game(s) were played again{runner}"
-
-
 def _tag(record: str, name: str) -> str | None:
     prefix = f'[{name} "'
     for line in record.splitlines():

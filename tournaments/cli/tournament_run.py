@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn, TextIO
 
 import typer
 
 from tournaments.cli.options import TOURNAMENT_NOT_STARTED
-from tournaments.cli.progress import ProgressDisplay, void_line
+from tournaments.cli.progress import ProgressDisplay
 from tournaments.cli.serve import live_server, parse_live
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament_setup import TournamentOptions, TournamentSetup
@@ -132,20 +133,23 @@ class _RunLines:
 
 
 def _final_tables(plan: Plan, directory: Path, result: RunResult, *, err: bool) -> None:
-    """The standings (and a knockout's bracket), the voids, an SPRT's stop, and where
-    the records are; on the standard error with ``err`` (``--events -``)."""
+    """The standings (and a knockout's bracket) with this run's void games under the
+    title, an SPRT's stop, and where the records are; on the standard error with
+    ``err`` (``--events -``)."""
 
     def say(text: str, nl: bool = True) -> None:
         typer.echo(text, nl=nl, err=err)
 
-    summary = summarize_counts(EventInfo.from_plan(plan), result.counts)
+    summary = replace(
+        summarize_counts(EventInfo.from_plan(plan), result.counts),
+        voids=result.voids,  # this run's, said under the title as `standings` says them
+        runner_voids=result.runner_voids,
+    )
     say("")
     say(render(summary, "plain"), nl=False)
     if plan.knockout:
         say("\nKnockout")
         say("\n".join(bracket_lines(knockout_state(plan, directory), plan.names)))
-    if result.voids:
-        say(void_line(result.voids, result.runner_voids))
     if result.sprt_decision is not None and summary.done < summary.info.total:
         say(f"stopped by the SPRT ({result.sprt_decision} accepted)")
     say(f"records in {directory / GAMES}")
