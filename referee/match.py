@@ -155,6 +155,24 @@ def _who(seat: int, player: Player) -> str:
     return f"seat {seat + 1} ({player.name})"
 
 
+SHOWN_MOVE = 60
+"""Characters of an illegal move's text a forfeit reason quotes (the transcript has all)."""
+
+
+def _illegal(seat: int, player: Player, text: str, ply: int, error: Exception) -> str:
+    """The reason of an illegal move: the move quoted, cut to ``SHOWN_MOVE`` characters
+    (an engine may send a 64 KiB token: the reason, the console line and the record's
+    ``Reason`` tag quoted it twice, whole), at ``ply``, and why."""
+    why = str(error)
+    if len(text) > SHOWN_MOVE:
+        shown = repr(f"{text[:SHOWN_MOVE]}…")
+        why = why.replace(repr(text), shown)
+        shown += f" ({len(text):,} characters)"
+    else:
+        shown = repr(text)
+    return f"{_who(seat, player)} plays illegal move {shown} at ply {ply}: {why}"
+
+
 def _go(clock: Clock, seat: int) -> Go:
     tc = clock.control(seat)
     if tc.base is not None:
@@ -288,8 +306,7 @@ async def play_game(
                 mover,
                 # ``state.ply + 1``: counted from the game's initial position, an opening's
                 # plies included, as ``referee show --ply`` and ``referee adjudicate`` count.
-                f"{_who(mover, player)} plays illegal move {reply.move!r}"
-                f" at ply {state.ply + 1}: {error}",
+                _illegal(mover, player, reply.move, state.ply + 1, error),
             )
             break
         text = reply.move  # parse_move accepts canonical text only, so this is canonical

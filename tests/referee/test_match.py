@@ -20,7 +20,7 @@ from protocol.errors import (
 from protocol.messages import GameOver
 from referee.clock import TimeControl
 from referee.core import DEFAULT_MAX_PLIES, Termination
-from referee.match import FAILURE_POLICY, play_game
+from referee.match import FAILURE_POLICY, SHOWN_MOVE, play_game
 from referee.players import GameSetup, MoveRequest, PlayerReply
 from referee.registry import make_game
 from tests.fakegame import CountGame
@@ -111,6 +111,21 @@ async def test_illegal_move_reason_names_move_and_ply() -> None:
     result = await play_game(CountGame(), [a, b], TC)
     assert "'+5'" in result.outcome.reason and "ply 1" in result.outcome.reason
     assert result.outcome.ranks == (2, 1)
+
+
+async def test_a_huge_illegal_move_is_quoted_cut_in_the_reason() -> None:
+    """A 60,000-character token (a line may hold 64 KiB) was quoted whole, twice, in the
+    reason: the console line, check-engine's and the record's ``Reason`` tag. It is cut,
+    with its length; the parse error's quote of it too."""
+    token = "e" * 60_000
+    a, b = ScriptedPlayer("a", [token]), ScriptedPlayer("b")
+    result = await play_game(make_game("trike"), [a, b], TC)
+    reason = result.outcome.reason
+    assert result.outcome.termination is Termination.ILLEGAL_MOVE
+    assert len(reason) < 400, reason
+    shown = repr("e" * SHOWN_MOVE + "…")
+    assert reason.startswith(f"seat 1 (a) plays illegal move {shown} (60,000 characters) at ply 1")
+    assert f"invalid trike move {shown}" in reason
 
 
 async def test_failure_before_the_first_request_voids_the_game() -> None:
