@@ -458,3 +458,15 @@ def test_a_worker_process_failure_is_one_line_unless_a_bug(
         assert code == 1, err
         assert f"WorkerError: {first}\n{bug}" in err  # the worker's own traceback
         assert err.rstrip().splitlines()[-1] == BUG_LINE and "referee: error:" not in err
+
+
+def test_an_error_quoting_a_huge_argument_is_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 100,000-character position token was quoted whole: one line of 100 KB. The line
+    is cut at ``ERROR_LINE_LIMIT`` characters and says how much was left out."""
+    token = "x" * 100_000
+    code, _, err = cli(capsys, "perft", "trike", "1", "--start", token)
+    assert code == 2
+    line = err.rstrip("\n")
+    assert "\n" not in line and line.startswith("referee: error: bad trike position 'xxx")
+    assert line.endswith(" more characters)")
+    assert len(line) < app_module.ERROR_LINE_LIMIT + 100

@@ -362,7 +362,17 @@ app.command("rules")(rules_command)
 app.command("moves", context_settings={"allow_interspersed_args": True})(moves_command)
 
 
+ERROR_LINE_LIMIT = 2000
+"""Characters of an error line printed: the messages quote the input (a position token, a
+move, a path), and a 100 KB argument made a 100 KB line. An engine failure's message,
+the longest by design (its stderr and protocol lines), stays under it."""
+
+
 def _fail(message: str) -> NoReturn:
+    """Print ``referee: error: MESSAGE`` (cut to ``ERROR_LINE_LIMIT`` characters); exit 2."""
+    if len(message) > ERROR_LINE_LIMIT:
+        cut = len(message) - ERROR_LINE_LIMIT
+        message = f"{message[:ERROR_LINE_LIMIT]}… ({cut:,} more characters)"
     typer.echo(f"referee: error: {message}", err=True)
     raise SystemExit(2)
 
