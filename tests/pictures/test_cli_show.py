@@ -140,6 +140,29 @@ def test_unwritable_svg_is_one_line(
     one_line_error(code, err, f"cannot write {target}")
 
 
+def test_show_reads_no_further_than_its_game(
+    record_file: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``show`` read and judged the whole file first: game 1 of a 79 MB file took 39 s and
+    437 MB, and a broken game anywhere hid every other. It reads up to its game; the file's
+    own problems before it, and a missing game, are still one line."""
+    path = tmp_path / "tail.tgn"
+    path.write_text(record_file.read_text() + "[Game \"trike\"\n\nnot a record at all\n")
+    code, out, err = referee(capsys, monkeypatch, "show", str(path), "--game", "2")
+    assert code == 0 and "last move:" in out, err
+    code, _, err = referee(capsys, monkeypatch, "show", str(path), "--game", "3")
+    one_line_error(code, err, f"{path}:")
+    empty = tmp_path / "empty.tgn"
+    empty.write_text("")
+    code, _, err = referee(capsys, monkeypatch, "show", str(empty))
+    one_line_error(code, err, f"{empty}: no game records in the file")
+    code, _, err = referee(capsys, monkeypatch, "show", str(record_file), "--game", "3")
+    one_line_error(code, err, f"{record_file} holds 2 game(s): no game 3")
+
+
 HEAD = (
     '[Game "{game}"]\n[Options ""]\n[RulesVersion "1"]\n[Players "2"]\n[Seat1 "a"]\n'
     '[Seat2 "b"]\n[Result "*"]\n[Termination "void"]\n\n'

@@ -41,16 +41,29 @@ class Shown:
 
 
 def load_record(path: Path, number: int) -> GameRecord:
-    """Record ``number`` (1-based) of the file at ``path``.
+    """Record ``number`` (1-based) of the file at ``path``, read no further than it (one
+    batch in memory at a time: game 1 of a 1 GB file shows at once, and what follows
+    it is not judged).
 
-    :raises UserError: the file cannot be read, is malformed, or has no such record.
+    :raises UserError: the file cannot be read or is not text, a game up to ``number``
+        (or text between them) is malformed, or the file has no such record.
     """
-    from referee.record.stream import read_records
+    from referee.record.model import RecordSyntaxError
+    from referee.record.stream import iter_entries
 
-    records = read_records(path)  # a PathError names the path
-    if not 1 <= number <= len(records):
-        raise UserError(f"{path} holds {len(records)} game(s): no game {number}")
-    return records[number - 1]
+    held = 0
+    if number >= 1:
+        for entry in iter_entries(path):  # a PathError names the path
+            if isinstance(entry, RecordSyntaxError):
+                raise entry
+            held += 1
+            if held == number:
+                return entry
+    else:
+        held = sum(1 for _ in iter_entries(path))
+    if not held:
+        raise UserError(f"{path}: no game records in the file")
+    raise UserError(f"{path} holds {held} game(s): no game {number}")
 
 
 def replay(record: GameRecord, ply: int | None) -> Shown:
