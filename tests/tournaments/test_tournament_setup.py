@@ -138,3 +138,22 @@ def test_a_bad_setting_is_refused_by_the_one_config_check_in_both_commands(
     line = "command line: transcripts: input should be 'all', 'failures' or 'none'"
     assert str(played.value) == str(toured.value) == line
     assert not (tmp_path / "m.tgn").exists()  # refused before the record file is opened
+
+
+def test_the_options_both_commands_have_make_the_same_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags: dict[str, Any] = {
+        "engine": ["random", "greedy"], "tc": "5+0.1", "margin": 70, "seed": 9,
+        "option": ["size=7"], "opening_plies": 2, "transcripts": "all", "concurrency": 1,
+        "max_plies": 40, "cluster": "local",
+    }  # fmt: skip
+    played = play_setup(PlayOptions(game="trike", **flags)).config
+    toured = tournament_setup(TournamentOptions(game="trike", out=tmp_path / "ev", **flags))
+    same = toured.plan.config
+    keys = ("game", "tc", "margin_ms", "seed", "options", "openings", "transcripts",
+            "concurrency", "adjudication", "cluster", "entrants")  # fmt: skip
+    assert {k: getattr(played, k) for k in keys} == {k: getattr(same, k) for k in keys}
+    given = (played.tc, played.margin_ms, played.seed, played.options, played.transcripts)
+    assert given == ("5+0.1", 70, 9, {"size": "7"}, "all")
+    assert played.openings.plies == 2 and played.adjudication.max_plies == 40

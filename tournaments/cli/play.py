@@ -27,14 +27,13 @@ from referee.errors import UserError
 from referee.record import sync_file
 from referee.registry import make_game
 from tournaments.cli.progress import game_line
-from tournaments.cli.rules import parse_rule_options
 from tournaments.cli.signals import run_until_signalled
 from tournaments.cli.tournament_setup import (
     RunOptions,
     checked_plan,
     clock_flag,
     engine_entrants,
-    openings_section,
+    shared_option_settings,
 )
 from tournaments.event.config import TournamentConfig, parse_config
 from tournaments.event.plan import Plan
@@ -94,21 +93,9 @@ def play_setup(options: PlayOptions) -> Plan:
         config), a bad setting (as ``tournament``'s config), a record file that cannot
         be written, or as ``checked_plan``.
     """
-    rule_options = parse_rule_options(options.option)
-    make_game(options.game, rule_options).check_players(len(options.engine))
-    settings: dict[str, Any] = {
-        "game": options.game,
-        "games": options.games,
-        "seed": options.seed,
-        "tc": options.tc,
-        "movetime_ms": options.movetime,
-        "margin_ms": options.margin,
-        "concurrency": options.concurrency,
-        "transcripts": options.transcripts,
-        "options": rule_options,
-    }
-    if options.openings is not None or options.opening_plies is not None:
-        settings["openings"] = openings_section(options.openings, options.opening_plies)
+    settings, _ = shared_option_settings(options)
+    make_game(options.game, settings.get("options", {})).check_players(len(options.engine))
+    settings["games"] = options.games  # in all (tournament's --games: per encounter)
     entrants, shared = engine_entrants(
         options.engine,
         options.each,
@@ -116,7 +103,7 @@ def play_setup(options: PlayOptions) -> Plan:
         depth=options.depth,
         clock=clock_flag(options.tc, options.movetime),
     )
-    cfg = match_config({k: v for k, v in settings.items() if v is not None}, entrants)
+    cfg = match_config(settings, entrants)
     if options.out is not None:
         check_appendable(options.out)
     run = RunOptions.given(options, shared)

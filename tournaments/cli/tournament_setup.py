@@ -157,7 +157,8 @@ def tournament_setup(options: TournamentOptions) -> TournamentSetup:
 
 
 def _option_settings(options: TournamentOptions) -> tuple[dict[str, Any], dict[str, str]]:
-    """The config keys the options give (overrides of the file's) and, for the plain
+    """The config keys the options give (overrides of the file's): those ``play`` has
+    too (``shared_option_settings``), then the tournament's own; and, for the plain
     ones, the flag that gave each (for the override notes).
 
     :raises ConfigError: ``--games`` and ``--games-per-encounter`` differ, ``--rounds``
@@ -171,34 +172,57 @@ def _option_settings(options: TournamentOptions) -> tuple[dict[str, Any], dict[s
             "give --rounds or --max-games, not both (--max-games repeats the schedule until"
             " that many games, whatever the rounds)"
         )
-    plain = {
-        "game": (options.game, "--game"),
-        "format": (options.fmt, "--format"),
-        "rounds": (options.rounds, "--rounds"),
-        "games": (options.max_games, "--max-games"),
-        "games_per_encounter": (per, "--games"),
-        "players": (options.players, "--players"),
-        "challengers": (options.challengers, "--challengers"),
-        "seat_order": (options.seat_order, "--seat-order"),
-        "tc": (options.tc, "--tc"),
-        "movetime_ms": (options.movetime, "--movetime"),
-        "margin_ms": (options.margin, "--margin"),
-        "seed": (options.seed, "--seed"),
-        "event": (options.event, "--event"),
-        "concurrency": (options.concurrency, "--concurrency"),
-        "workers": (options.workers, "--workers"),
-        "transcripts": (options.transcripts, "--transcripts"),
-    }
-    overrides: dict[str, Any] = {k: v for k, (v, _) in plain.items() if v is not None}
-    flags = {k: flag for k, (v, flag) in plain.items() if v is not None}
-    if options.option:
-        overrides["options"] = key_values(options.option, "--option")
-        flags["options"] = "--option"
-    if options.openings is not None or options.opening_plies is not None:
-        overrides["openings"] = openings_section(options.openings, options.opening_plies)
+    overrides, flags = shared_option_settings(options)
+    own, own_flags = _given(
+        {
+            "format": (options.fmt, "--format"),
+            "rounds": (options.rounds, "--rounds"),
+            "games": (options.max_games, "--max-games"),
+            "games_per_encounter": (per, "--games"),
+            "players": (options.players, "--players"),
+            "challengers": (options.challengers, "--challengers"),
+            "seat_order": (options.seat_order, "--seat-order"),
+            "event": (options.event, "--event"),
+            "workers": (options.workers, "--workers"),
+        }
+    )
+    overrides.update(own)
+    flags.update(own_flags)
     if options.sprt is not None:
         overrides["sprt"] = _sprt(options.sprt)
     return overrides, flags
+
+
+def shared_option_settings(options: SharedOptions) -> tuple[dict[str, Any], dict[str, str]]:
+    """The config keys that ``play`` and ``tournament`` both take from their options of
+    the same names (those given: None is not given), and the flag that gave each plain
+    one (for ``tournament``'s override notes).
+
+    :raises EngineArgError: a bad ``--option``.
+    """
+    settings, flags = _given(
+        {
+            "game": (options.game, "--game"),
+            "tc": (options.tc, "--tc"),
+            "movetime_ms": (options.movetime, "--movetime"),
+            "margin_ms": (options.margin, "--margin"),
+            "seed": (options.seed, "--seed"),
+            "concurrency": (options.concurrency, "--concurrency"),
+            "transcripts": (options.transcripts, "--transcripts"),
+        }
+    )
+    if options.option:
+        settings["options"] = key_values(options.option, "--option")
+        flags["options"] = "--option"
+    if options.openings is not None or options.opening_plies is not None:
+        settings["openings"] = openings_section(options.openings, options.opening_plies)
+    return settings, flags
+
+
+def _given(plain: dict[str, tuple[Any, str]]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Of config keys with (value, flag): those given, with their values and flags."""
+    values = {key: value for key, (value, _) in plain.items() if value is not None}
+    return values, {key: flag for key, (value, flag) in plain.items() if value is not None}
 
 
 def openings_section(file: Path | None, plies: int | None) -> dict[str, Any]:
@@ -212,10 +236,31 @@ def openings_section(file: Path | None, plies: int | None) -> dict[str, Any]:
     return section
 
 
-class RunSource(Protocol):
-    """The options ``play`` and ``tournament`` share by name (``PlayOptions``,
-    ``TournamentOptions``), of which ``RunOptions.given`` takes its values."""
+class SharedOptions(Protocol):
+    """The options ``play`` and ``tournament`` both have, by the same names
+    (``PlayOptions``, ``TournamentOptions``): ``shared_option_settings`` and
+    ``RunOptions.given`` read them, so each is turned into the config once for both."""
 
+    @property
+    def game(self) -> str | None: ...
+    @property
+    def tc(self) -> str | None: ...
+    @property
+    def movetime(self) -> int | None: ...
+    @property
+    def margin(self) -> int | None: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def concurrency(self) -> int | None: ...
+    @property
+    def transcripts(self) -> str | None: ...
+    @property
+    def option(self) -> Sequence[str] | None: ...
+    @property
+    def openings(self) -> Path | None: ...
+    @property
+    def opening_plies(self) -> int | None: ...
     @property
     def max_plies(self) -> int | None: ...
     @property
@@ -251,7 +296,7 @@ class RunOptions:
     ``shared_settings`` gives them), for the entrants that declare the feature."""
 
     @classmethod
-    def given(cls, options: RunSource, shared: dict[str, int]) -> RunOptions:
+    def given(cls, options: SharedOptions, shared: dict[str, int]) -> RunOptions:
         """The run options of a command's ``options``, with its ``shared`` limits."""
         return cls(
             max_plies=options.max_plies,
