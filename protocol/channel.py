@@ -45,9 +45,12 @@ on anything but ``info`` and ``pong`` (``ProtocolViolation``, the line quoted).
 
 from __future__ import annotations
 
+import array
 import contextlib
+import fcntl
 import math
 import os
+import termios
 from collections import deque
 from collections.abc import Callable
 
@@ -83,6 +86,22 @@ EAGER_READS = 2
 CHATTER_SLICE = 0.001
 """Seconds of ``info`` lines handled in a row before the reader yields (a flood must
 not stall the run's other games, nor look like the referee's own lateness)."""
+
+
+def pipe_empty(fd: int, count: array.array[int]) -> bool:
+    """Whether the pipe ``fd`` holds no byte now (``FIONREAD``, into ``count``).
+
+    One system call that fails with no exception: ``os.read`` of an empty non-blocking
+    pipe raises ``BlockingIOError``, and making, raising and catching it costs more than
+    the read (about 1.2 against 0.5 microseconds here). An empty pipe at its end of file
+    counts as empty too: the caller reads it (``b""``) when it matters. False when the
+    look fails (a closed descriptor): the read that follows reports it.
+    """
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, count)
+    except OSError:
+        return False
+    return count[0] == 0
 
 
 class DeadlineAlarm:
@@ -182,6 +201,8 @@ class EngineChannel:
         self._fatal: EngineError | None = None
         self._pings: set[str] = set()
         """Tokens of the ``ping``s awaiting their ``pong`` (a stale ``pong`` is skipped)."""
+        self._count = array.array("i", [0])
+        """``pipe_empty``'s buffer (one per channel: no allocation per look)."""
         self._position_text = PositionText()
         """The last ``position`` line: the next one is built from it (linear games)."""
         self._last_read = -math.inf
@@ -429,7 +450,8 @@ class EngineChannel:
         """Before ``request`` is written: take every line written since the last answer.
 
         Reads what the pipe holds without waiting (at most ``STALE_CHUNKS`` chunks;
-        one ``os.read`` when it is empty, as it is when the engine keeps the protocol)
+        when it is empty, as it is when the engine keeps the protocol, one ``pipe_empty``
+        look and no read)
         and drops ``info`` and ``pong`` lines (legal at any time; they stay in the
         transcript). Fatal failures (EOF, an exit) are left for the request's read.
 
@@ -439,6 +461,8 @@ class EngineChannel:
         fd = self._stdout_fd
         if self._fatal is None and fd >= 0:
             for _ in range(STALE_CHUNKS):
+                if pipe_empty(fd, self._count):
+                    break  # nothing written since (or EOF, which the request's read reports)
                 try:
                     chunk = os.read(fd, CHUNK_BYTES)
                 except OSError:  # BlockingIOError: nothing written since; else the read reports
@@ -470,20 +494,32 @@ class EngineChannel:
             raise self._timeout(deadline, since, "kept writing")
         fd = self._stdout_fd
         waited_out = False  # the wait reached the deadline: one last look, then the timeout
+        # The first look asks whether the pipe is empty (``pipe_empty``) before reading:
+        # after a request it usually is (the engine has not answered yet). Every later
+        # look, after a wait, reads: a wake-up may be the end of file, which only a read
+        # tells from an empty pipe.
+        look = True
         while True:
             if self._eager >= EAGER_READS:
                 # A run of reads that never waits (a flood): let the other tasks run.
                 # (Before the read: a cancellation here loses no data.)
                 self._eager = 0
                 await trio.lowlevel.checkpoint()
-            try:
-                chunk = os.read(fd, CHUNK_BYTES)
-                self._eager += 1
-                break
-            except BlockingIOError:
+            if look and pipe_empty(fd, self._count):
+                look = False
                 self._eager = 0
-            except OSError:
-                raise self._fail(self._terminated("closed its output")) from None
+                if self._exited.is_set():
+                    continue  # a read tells the exit's end of file from a grandchild's pipe
+            else:
+                look = False
+                try:
+                    chunk = os.read(fd, CHUNK_BYTES)
+                    self._eager += 1
+                    break
+                except BlockingIOError:
+                    self._eager = 0
+                except OSError:
+                    raise self._fail(self._terminated("closed its output")) from None
             if self._exited.is_set():
                 # Exited, and the pipe is empty but open: a grandchild holds it.
                 raise self._fail(

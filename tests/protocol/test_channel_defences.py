@@ -152,3 +152,28 @@ async def test_a_wait_armed_later_with_an_earlier_deadline_times_out_at_its_own(
                 assert not first_done.is_set()  # the far wait is still on
                 nursery.cancel_scope.cancel()
     assert caught.value.overrun < 1.0, caught.value.overrun
+
+
+def test_pipe_empty_tells_an_empty_pipe_from_one_with_bytes_and_never_raises() -> None:
+    """The per-ply look before a read (``pipe_empty``): an empty pipe and one at its end of
+    file are empty (a read then tells them apart), a byte is not, and a closed descriptor
+    is not called empty (the read that follows reports it)."""
+    import array
+    import os
+
+    from protocol.channel import pipe_empty
+
+    count = array.array("i", [0])
+    read_end, write_end = os.pipe()
+    try:
+        assert pipe_empty(read_end, count)
+        os.write(write_end, b"move e3\n")
+        assert not pipe_empty(read_end, count)
+        assert os.read(read_end, 100) == b"move e3\n"
+        assert pipe_empty(read_end, count)
+        os.close(write_end)
+        assert pipe_empty(read_end, count)  # end of file: empty, the read says b""
+        assert os.read(read_end, 100) == b""
+    finally:
+        os.close(read_end)
+    assert not pipe_empty(read_end, count)  # closed: the read reports it
