@@ -392,7 +392,7 @@ class EngineSession(EngineChannel):
             search = NO_SEARCH
             while True:
                 reply, arrived = await self.receive(deadline, sent_at)
-                if isinstance(reply, MoveReply):
+                if type(reply) is MoveReply:
                     late = self._lag.stalled(sent_at, arrived)
                     if late:
                         self._note_late(late)

@@ -408,3 +408,38 @@ def test_generated_replies_round_trip(reply: Reply) -> None:
     line = format_reply(reply)
     assert "\n" not in line and "\r" not in line
     assert parse_reply(line) == reply
+
+
+def _reply_by_words(line: str) -> object:
+    """What the grammar says a ``move`` line is, read word by word (the general path)."""
+    if "\n" in line or "\r" in line:
+        return ProtocolViolation
+    words = [w for w in line.replace("\t", " ").split(" ") if w]
+    if len(words) != 2 or words[0] != "move":
+        return ProtocolViolation
+    move = words[1]
+    ok = move.isascii() and move.isprintable() and " " not in move
+    return MoveReply(move) if ok else ProtocolViolation
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=st.sampled_from(["e", "3", " ", "\t", "\r", "\x7f", "é", "-", "~"])))
+@example("move e3")
+@example("move  e3")
+@example("move e3 ")
+@example("move e3\t")
+@example("move ")
+@example("move e3 f4")
+@example("move " + "a" * 40)
+def test_a_plain_move_line_parses_as_the_grammar_reads_it(rest: str) -> None:
+    """``parse_reply``'s shortcut for ``move <token>`` (the per-ply reply) gives what
+    reading the line word by word gives, violations included, and a kept reply is the
+    same immutable value as a fresh one."""
+    line = rest if rest.startswith("move ") else "move " + rest
+    expected = _reply_by_words(line)
+    if expected is ProtocolViolation:
+        with pytest.raises(ProtocolViolation):
+            parse_reply(line)
+    else:
+        assert parse_reply(line) == expected
+        assert parse_reply(line) == parse_reply(line)
