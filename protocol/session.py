@@ -383,6 +383,10 @@ class EngineSession(EngineChannel):
         except ProtocolViolation as exc:
             raise ValueError(f"cannot send to engine {self.spec.name!r}: {exc}") from None
         data = f"{lines[0]}\n{lines[1]}\n".encode()
+        lag = self._lag
+        if lag.dozing:
+            lag.rouse()
+        lag.watched += 1  # the monitor ticks while a request is out (``protocol.lag``)
         try:
             self._refuse_stale("go")
             sent_at = self._now()
@@ -393,7 +397,7 @@ class EngineSession(EngineChannel):
             while True:
                 reply, arrived = await self.receive(deadline, sent_at)
                 if type(reply) is MoveReply:
-                    late = self._lag.stalled(sent_at, arrived)
+                    late = lag.stalled(sent_at, arrived)
                     if late:
                         self._note_late(late)
                     return MoveAnswer(
@@ -416,10 +420,12 @@ class EngineSession(EngineChannel):
                     )
         except EngineError as exc:
             if isinstance(exc, EngineTimeoutError):  # raised after ``sent_at`` was taken
-                exc.late = self._lag.stalled(sent_at, self._now())
+                exc.late = lag.stalled(sent_at, self._now())
                 if exc.late:
                     self._note_late(exc.late)
             raise await self._diagnosed(exc) from None
+        finally:
+            lag.watched -= 1
 
     def _note_late(self, late: float) -> None:
         """Keep the referee's lateness during a move in the transcript."""
