@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple, Protocol
 
@@ -332,7 +332,7 @@ class EnginePlayer:
             raise EngineStartError(f"{self.name}: no running engine")
         go = request.go
         if self._limited:
-            go = replace(go, nodes=self.spec.nodes, depth=self.spec.depth)
+            go = go._replace(nodes=self.spec.nodes, depth=self.spec.depth)
         try:
             answer = await session.request_move(
                 Position(request.moves, request.start),
