@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -106,6 +107,8 @@ class Slot:
         self._nursery = nursery
         self._played = False
         """Whether this slot has played a game (``setup.wait`` comes before the next)."""
+        self._clock_tags: dict[tuple[int, ...], list[tuple[str, str]]] = {}
+        """The clock's record tags of each table seen (``clock_tags``), made once."""
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -191,8 +194,9 @@ class Slot:
         names = tuple(self.setup.entrants[i].name for i in job.table)
         setup = self.setup
         controls = setup.seat_controls(job.table)
-        with live_game(
-            Path(setup.out) if setup.live and setup.out is not None else None,
+        live = Path(setup.out) if setup.live and setup.out is not None else None
+        # The feed's header (a timestamped event) is made only for a feed.
+        header = (
             game_started(
                 number=job.number,
                 round_no=job.round,
@@ -201,8 +205,11 @@ class Slot:
                 options=setup.options,
                 start=job.start,
                 tc=seats_tag(controls),
-            ),
-        ) as feed:
+            )
+            if live is not None
+            else {}
+        )
+        with live_game(live, header) as feed:
             result = await play_game(
                 self.game,
                 [cached.live for cached in seats],
@@ -249,7 +256,10 @@ class Slot:
         played = result.moves
         texts = [m.text for m in played]
         comments = [timing_comment(m.elapsed, m.remaining, m.search) for m in played]
-        tags = game_tags(self.setup, job)
+        clock = self._clock_tags.get(job.table)
+        if clock is None:
+            clock = self._clock_tags[job.table] = clock_tags(self.setup.seat_controls(job.table))
+        tags = game_tags(self.setup, job, clock=clock)
         return record_text(
             self.game, list(names), texts, comments, result.outcome, tags, start=job.start
         )
@@ -270,17 +280,22 @@ class Slot:
         return transcripts.game_block(job.number, job.round, names, result.outcome, texts)
 
 
-def game_tags(setup: SlotSetup, job: Job) -> list[tuple[str, str]]:
+def game_tags(
+    setup: SlotSetup, job: Job, *, clock: Sequence[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
     """The event's tags of one game's record, the same for every command that plays
     games (``build_record`` adds the game's own: ``Game``, seats, result, termination):
     ``Round`` is the job's round of the schedule, ``GameNumber`` its number in the
-    event, ``Opening`` its opening moves (when it has one)."""
+    event, ``Opening`` its opening moves (when it has one). ``clock``: the clock's tags
+    of the job's table when the caller kept them (``clock_tags``; else made here)."""
+    if clock is None:
+        clock = clock_tags(setup.seat_controls(job.table))
     tags = [
         ("Event", setup.event),
         ("Round", str(job.round)),
         ("GameNumber", str(job.number)),
-        ("Date", dt.datetime.now(dt.UTC).strftime("%Y.%m.%d")),
-        *clock_tags(setup.seat_controls(job.table)),
+        ("Date", utc_date()),
+        *clock,
         ("Seed", str(job.seed)),
     ]
     if job.opening:
@@ -288,6 +303,21 @@ def game_tags(setup: SlotSetup, job: Job) -> list[tuple[str, str]]:
     if setup.adjudication:
         tags.append((ADJUDICATION_TAG, setup.adjudication.tag_text()))
     return tags
+
+
+_DATE: list[tuple[int, str]] = [(-1, "")]
+"""The last ``utc_date``: its day number and text."""
+
+
+def utc_date() -> str:
+    """Today's UTC date as a record's ``Date`` tag writes it (``2026.11.27``); formatted
+    once a day, not once a game."""
+    day = int(time.time() // 86400)  # Unix time has no leap seconds: days are 86,400 s
+    known, text = _DATE[0]
+    if day != known:
+        text = dt.datetime.fromtimestamp(day * 86400, dt.UTC).strftime("%Y.%m.%d")
+        _DATE[0] = (day, text)
+    return text
 
 
 async def _release(cached: _Cached) -> None:
