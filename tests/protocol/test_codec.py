@@ -422,7 +422,7 @@ def _reply_by_words(line: str) -> object:
     return MoveReply(move) if ok else ProtocolViolation
 
 
-@settings(max_examples=400)
+@settings(max_examples=150)
 @given(st.text(alphabet=st.sampled_from(["e", "3", " ", "\t", "\r", "\x7f", "é", "-", "~"])))
 @example("move e3")
 @example("move  e3")
