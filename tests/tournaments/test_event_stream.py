@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.core import Outcome, Termination
+from tests.clirun import cli
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 from tournaments.store.event_dir import open_event, read_event
@@ -133,3 +134,34 @@ def test_a_journal_that_cannot_be_read_is_one_error(tmp_path: Path) -> None:
     with pytest.raises(JournalError) as streamed:
         open_event(tmp_path / "event")
     assert str(whole.value) == str(streamed.value) == expected
+
+
+def test_a_game_of_someone_not_in_the_header_is_one_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A journal whose header names other entrants than its games (edited by hand, pieced
+    together from two events) made ``standings`` and ``report`` fail with a ``KeyError``
+    traceback in the ratings. Every reader says which game and seat, in one line."""
+    other = json.loads(HEADER)
+    other["info"]["names"] = ["x", "y"]
+    directory = _write(tmp_path / "event", f"{json.dumps(other)}\n{_game(1)}\n{_game(2, 1)}\n")
+    message = f"{directory / JOURNAL}: game 1 seats 'a', who is not an entrant of the journal's"
+    expected, got = _both(directory)
+    assert isinstance(expected, str) and expected == got and expected.startswith(message)
+    with pytest.raises(JournalError, match="game 1 seats 'a'"):
+        open_event(directory).summary()
+    for command in ("standings", "report"):
+        code, _, err = cli(capsys, command, str(directory))
+        assert code == 2 and err.startswith(f"referee: error: {message}"), err
+        assert err.count("\n") == 1
+
+
+def test_a_journal_with_no_readable_first_line_says_so(tmp_path: Path) -> None:
+    """A journal cut inside its first line (killed as it began) holds no tournament; the
+    error said 'no journal.jsonl' of a file that is there."""
+    directory = _write(tmp_path / "event", HEADER)
+    with pytest.raises(JournalError) as info:
+        open_event(directory)
+    assert str(info.value) == (
+        f"{directory} holds no tournament (no readable first line in {JOURNAL})"
+    )

@@ -8,7 +8,7 @@ streams the games one at a time (for events too big to hold, such as a big repor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -52,22 +52,44 @@ def read_event(directory: Path) -> Event:
         state = read_journal(directory)
     except OSError as exc:
         raise read_failed(directory, exc) from None
-    return Event(
-        directory,
-        _info(directory, state.info),
-        tuple(state.games.values()),
-        state.voids,
-        state.runner_voids,
-    )
+    info = _info(directory, state.info)
+    games = tuple(state.games.values())
+    checked = _seat_check(directory, info)
+    for report in games:
+        checked(report)
+    return Event(directory, info, games, state.voids, state.runner_voids)
 
 
 def _info(directory: Path, header: dict[str, object] | None) -> EventInfo:
     if header is None:
-        raise JournalError(f"{directory} holds no tournament (no journal.jsonl)")
+        # A journal whose first line is not whole (killed as it began) holds no game.
+        why = "no readable first line in" if (directory / JOURNAL).exists() else "no"
+        raise JournalError(f"{directory} holds no tournament ({why} {JOURNAL})")
     try:
         return EventInfo.from_json(header)
     except (KeyError, TypeError, ValueError, RulesError) as exc:
         raise JournalError(f"{directory}: unreadable tournament header: {exc}") from None
+
+
+def _seat_check(directory: Path, info: EventInfo) -> Callable[[GameReport], GameReport]:
+    """A check that returns a report if every seat of it is an entrant of the header
+    (the tables have a row and a column for each entrant only: a journal edited by hand,
+    or pieced together from two events, made them fail with a ``KeyError``).
+
+    The check raises ``JournalError`` for a seat that is not an entrant.
+    """
+    names = frozenset(info.names)
+
+    def checked(report: GameReport) -> GameReport:
+        for seat in report.seats:
+            if seat not in names:
+                raise JournalError(
+                    f"{directory / JOURNAL}: game {report.number} seats {seat!r}, who is not"
+                    " an entrant of the journal's header: the journal is damaged"
+                )
+        return report
+
+    return checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +109,11 @@ class EventStream:
             gone; games before it have been yielded.
         """
         seen = GameNumbers()
+        checked = _seat_check(self.directory, self.info)
         try:
             for kind, value in iter_journal(self.directory / JOURNAL):
                 if kind == "game" and seen.add(value.number):
-                    yield value
+                    yield checked(value)
         except OSError as exc:
             raise read_failed(self.directory, exc) from None
 
@@ -107,12 +130,13 @@ class EventStream:
         except OSError as exc:
             raise read_failed(self.directory, exc) from None
         seen = GameNumbers()
+        checked = _seat_check(self.directory, self.info)
         covered = 0
         for item in read_index(self.directory, self.info.names, size):
             if isinstance(item, int):
                 covered = item
             elif seen.add(item.number):
-                yield item
+                yield checked(item)
         if covered == 0:
             for report in self.games():  # no usable index: the whole journal
                 yield without_record(report)
@@ -120,7 +144,7 @@ class EventStream:
         try:
             for kind, value in iter_journal(path, start=covered):
                 if kind == "game" and seen.add(value.number):
-                    yield without_record(value)
+                    yield without_record(checked(value))
         except OSError as exc:
             raise read_failed(self.directory, exc) from None
 
@@ -176,13 +200,14 @@ class EventStream:
         :raises JournalError: as ``games``.
         """
         voids = runner_voids = 0
+        checked = _seat_check(self.directory, self.info)
         try:
             for kind, value in iter_journal(self.directory / JOURNAL, start=start):
                 if kind == "void":
                     voids += 1
                     runner_voids += bool(value)
                 elif kind == "game" and games is not None and games.numbers.add(value.number):
-                    games.counts.add(value)
+                    games.counts.add(checked(value))
         except OSError as exc:
             raise read_failed(self.directory, exc) from None
         return voids, runner_voids
