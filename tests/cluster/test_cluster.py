@@ -24,16 +24,16 @@ from tournaments.cli.app import main
 from tournaments.cli.play import match_config
 from tournaments.cli.tournament_setup import RunOptions, checked_plan
 from tournaments.cluster.local import LoopbackCluster
-from tournaments.cluster.task import ENGINES_VARIABLE, play_batch, worker_entrants
+from tournaments.cluster.task import ENGINES_VARIABLE, Finished, play_batch, worker_entrants
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.plan import Plan
-from tournaments.event.wire import to_json
+from tournaments.event.wire import from_json, to_json
 from tournaments.results.game import GameReport
 from tournaments.runner.match import run_match
 from tournaments.runner.run import Progress, run_tournament
 from tournaments.store import transcripts
-from tournaments.store.journal import JOURNAL, config_difference
+from tournaments.store.journal import JOURNAL, config_difference, report_of
 
 pytest.importorskip("distributed")
 
@@ -71,7 +71,8 @@ def game_facts(out: Path) -> dict[int, tuple[Any, ...]]:
     """Per game number: seats, termination, ranks and the moves of its record."""
     facts: dict[int, tuple[Any, ...]] = {}
     for entry in journal_games(out):
-        report = GameReport.from_json(entry)
+        entry.pop("type")
+        report = report_of(entry)
         moves = tuple(m.text for m in _one_record(report.record).moves)
         outcome = report.outcome
         facts[report.number] = (report.seats, outcome.termination, outcome.ranks, moves)
@@ -181,13 +182,14 @@ def test_a_batch_plays_like_the_local_runner(
     jobs = [to_json(plan.job(f)) for f in plan.static_fixtures()[:2]]
     commands = [e.command for e in plan.config.entrants]
     reports = play_batch(to_json(plan.slot_setup(tmp_path)), commands, jobs, "t")
-    assert [r["number"] for r in reports] == [1, 2]
+    assert [r["report"]["number"] for r in reports] == [1, 2]
     for data in reports:
-        report = GameReport.from_json(data)
+        finished = from_json(Finished, data)
+        report = finished.report
         moves = tuple(m.text for m in _one_record(report.record).moves)
         facts = (report.seats, report.outcome.termination, report.outcome.ranks, moves)
         assert facts == reference[report.number]
-        assert data["transcript"].startswith(f"# game {report.number}")
+        assert (finished.transcript_text or "").startswith(f"# game {report.number}")
     assert not (tmp_path / "logs").exists()  # the runner writes them, not the task
 
 

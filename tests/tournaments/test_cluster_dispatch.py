@@ -19,6 +19,7 @@ from referee.errors import PathError, UserError
 from referee.results import RUNNER_LATE
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job, SlotSetup
+from tournaments.event.wire import to_json
 from tournaments.play.errors import RUNNER_VOID_ATTEMPTS, VOID_ATTEMPTS, TournamentError
 from tournaments.results.game import GameReport
 
@@ -27,6 +28,7 @@ pytest.importorskip("distributed")
 from distributed.scheduler import KilledWorker
 
 from tournaments.cluster.client import LOST_ATTEMPTS, ClusterError, ClusterGames
+from tournaments.cluster.task import Finished
 
 
 class FakeClient:
@@ -66,7 +68,9 @@ def report(number: int, *, void: bool = False, reason: str = "no handshake") -> 
     outcome = (
         Outcome(Termination.VOID, (), reason=reason) if void else Outcome(Termination.RULES, (1, 2))
     )
-    return GameReport(number, 1, 0, (0, 1), ("a", "b"), outcome, 10, "").to_json()
+    played = GameReport(number, 1, 0, (0, 1), ("a", "b"), outcome, 10, "")
+    data: dict[str, Any] = to_json(Finished(played))
+    return data
 
 
 SETUP = SlotSetup(

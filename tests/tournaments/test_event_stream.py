@@ -13,7 +13,7 @@ from tests.clirun import cli
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 from tournaments.store.event_dir import open_event, read_event
-from tournaments.store.journal import JOURNAL, JournalError
+from tournaments.store.journal import JOURNAL, JournalError, game_line
 
 INFO = EventInfo(event="e", game="trike", names=("a", "b"), players=2, total=4)
 HEADER = json.dumps({"type": "tournament", "version": 1, "config": {}, "info": INFO.to_json()})
@@ -31,7 +31,7 @@ def _game(number: int, winner: int = 0) -> str:
         plies=3,
         record=f"record {number}\n",
     )
-    return json.dumps({"type": "game", **report.to_json(timings=False)})
+    return game_line(report).decode().rstrip("\n")
 
 
 def _write(directory: Path, text: str) -> Path:

@@ -24,7 +24,7 @@ from referee.clock import TimeControl
 from referee.core import Termination
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.jobs import Job, SlotSetup
-from tournaments.event.wire import WireError, from_json, to_json
+from tournaments.event.wire import WireError, from_json, to_json, writer_without
 from tournaments.play.worker import Assignment, Hello
 
 small = st.integers(min_value=1, max_value=10**6)
@@ -307,3 +307,58 @@ def test_the_values_own_checks_still_run_when_read() -> None:
     with pytest.raises(ValueError, match="empty command"):
         from_json(SlotSetup, setup)
     assert from_json(Job, data) == FULL_JOB
+
+
+class Tenths:
+    """A ``JsonForm``: a float as a whole number of tenths."""
+
+    def write(self, value: float) -> int:
+        return round(value * 10)
+
+    def read(self, data: Any) -> float:
+        if type(data) is not int:
+            raise TypeError("not whole tenths")
+        return data / 10
+
+
+@dataclasses.dataclass(frozen=True)
+class Formed:
+    """A field with a form of its own, one plain."""
+
+    length: typing.Annotated[float, Tenths()]
+    note: typing.Annotated[str, "no form here"] = ""
+
+
+def test_a_field_with_a_form_of_its_own_is_written_and_read_by_it() -> None:
+    value = Formed(2.5, "n")
+    assert to_json(value) == {"length": 25, "note": "n"}
+    assert _travel(value) == value
+    with pytest.raises(WireError, match=r"^Formed\.length: expected Tenths, not 2\.5$"):
+        from_json(Formed, {"length": 2.5})
+    with pytest.raises(WireError, match=r"^Formed\.note: expected str, not 1$"):
+        from_json(Formed, {"length": 1, "note": 1})
+
+
+def test_a_writer_may_leave_out_fields_with_defaults() -> None:
+    write = writer_without(Job, ("opening", "start"))
+    data = write(FULL_JOB)
+    assert "opening" not in data and "start" not in data
+    assert from_json(Job, data) == dataclasses.replace(FULL_JOB, opening=(), start=None)
+    assert to_json(FULL_JOB)["opening"] == ["e5"]  # the whole writer is unchanged
+    with pytest.raises(TypeError, match=r"Job\.seed"):
+        writer_without(Job, ("seed",))  # no default: a reader could not rebuild it
+    with pytest.raises(TypeError, match=r"Job\.colour"):
+        writer_without(Job, ("colour",))
+
+
+def _tuples(data: Any) -> Any:
+    if isinstance(data, list):
+        return tuple(map(_tuples, data))
+    if isinstance(data, dict):
+        return {key: _tuples(value) for key, value in data.items()}
+    return data
+
+
+def test_arrays_read_from_tuples_as_msgpack_gives_them() -> None:
+    assert from_json(SlotSetup, _tuples(to_json(FULL_SETUP))) == FULL_SETUP
+    assert from_json(Job, _tuples(to_json(FULL_JOB))) == FULL_JOB

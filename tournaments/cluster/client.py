@@ -45,11 +45,11 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from referee.errors import UserError
-from tournaments.cluster.task import TRANSCRIPT_KEY, play_batch, preflight
+from tournaments.cluster.task import Finished, play_batch, preflight
 from tournaments.event.cluster_settings import ClusterConfig
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
-from tournaments.event.wire import to_json
+from tournaments.event.wire import from_json, to_json
 from tournaments.play.errors import VoidTally
 from tournaments.results.game import GameReport
 from tournaments.store import transcripts
@@ -299,15 +299,16 @@ class ClusterGames:
     def _accept(
         self, phase: _Phase, tag: str, data: Any, submit: Callable[[GameReport], None]
     ) -> None:
-        number = int(data["number"])
+        finished = from_json(Finished, data)
+        report = finished.report
+        number = report.number
         if (tag, number) in phase.seen:
             return
         phase.seen.add((tag, number))
         if number not in phase.pending:  # finished already: a second copy
             return
-        report = GameReport.from_json(data)
-        transcript = data.get(TRANSCRIPT_KEY)
-        if isinstance(transcript, str) and self._store is not None:
+        transcript = finished.transcript_text
+        if transcript is not None and self._store is not None:
             transcripts.append_file(self._store, transcript, rotate=self._rotate)
             # Kept here, not in the worker's scratch folder the report names.
             report = replace(report, transcript=str(self._store))

@@ -9,8 +9,10 @@ free of Dask at import time, so it also runs without a cluster (tests).
   run's event topic within ``STREAM_INTERVAL`` of their end, so a worker that dies
   loses only the game it was playing (and at most that interval's games, which are
   played again); the task's return value repeats them all (the runner keeps the first
-  copy of each game). Transcripts are written to a temporary directory here and travel
-  back inside the reports: the runner alone writes the output directory.
+  copy of each game). Each game travels as a ``Finished`` (its report, and its
+  transcript block: transcripts are written to a temporary directory here and travel
+  back beside the reports, for the runner alone writes the output directory), written
+  and read by the one codec (``event.wire``).
 * ``preflight`` (through ``Client.run``, on every worker) resolves each entrant's
   engine as the games will and runs the first steps of ``referee check-engine`` on it.
 
@@ -30,7 +32,7 @@ import os
 import tempfile
 import tomllib
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +45,7 @@ from protocol.spec import EngineSpec
 from tournaments.checks.check_engine import check_engine
 from tournaments.event.engines import hide_each_other, resolve_engine
 from tournaments.event.jobs import Job, SlotSetup
-from tournaments.event.wire import from_json
+from tournaments.event.wire import from_json, to_json
 from tournaments.play.worker import play_jobs
 from tournaments.results.game import GameReport
 from tournaments.store import transcripts
@@ -52,8 +54,6 @@ ENGINES_VARIABLE = "REFEREE_ENGINES"
 """Environment variable of a worker naming its TOML file of entrant commands."""
 PREFLIGHT_STEPS = (1, 3, 4)
 """``check_engine`` steps an engine must pass to play: handshake, newgame, a first move."""
-TRANSCRIPT_KEY = "transcript"
-"""Key of a report's transcript text in a task's messages."""
 STREAM_INTERVAL = 0.25
 """Seconds between a task's messages of finished games: one message per game costs the
 worker a wake-up of its event loop (and the GIL) per game, 40% of the throughput with
@@ -116,6 +116,16 @@ def _publisher(topic: str | None) -> Callable[[dict[str, Any]], None]:
     return lambda message: worker.log_event(topic, message)
 
 
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A game a task played, as its messages and its result carry it (``to_json``)."""
+
+    report: GameReport
+    transcript_text: str | None = None
+    """The game's transcript block, when the runner keeps transcripts (the report's
+    own ``transcript`` names this worker's scratch store, of no use to the runner)."""
+
+
 async def _iterate(jobs: Sequence[Job]) -> AsyncIterator[Job]:
     for job in jobs:
         yield job
@@ -128,7 +138,7 @@ def play_batch(
     tag: str,
     topic: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the jobs here; return their reports as JSON (with their transcripts).
+    """Play the jobs here; return them as JSON ``Finished`` values (with their transcripts).
 
     Finished games are also published on ``topic`` as ``{"tag": tag, "reports": [...]}``
     within ``STREAM_INTERVAL`` of their end, the last ones when the batch ends. Never
@@ -160,13 +170,12 @@ def play_batch(
 
         async def emit(report: GameReport) -> None:
             nonlocal read
-            data = report.to_json()
+            text = None
             if wants_logs:  # the blocks written since the last report: this game's
                 blocks, read = transcripts.blocks_after(store, read)
                 kept.update(blocks)
                 text = kept.pop(report.number, None)
-                if text is not None:
-                    data[TRANSCRIPT_KEY] = text
+            data = to_json(Finished(report, text))
             reports.append(data)
             unsent.append(data)
 

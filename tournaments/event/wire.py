@@ -9,7 +9,11 @@ dict, led by ``Kind``'s type hints. A field added to ``EngineSpec``, ``TimeContr
 What it knows, by type: dataclasses (a field's key is its name), ``None``, ``bool``,
 ``int``, ``float``, ``str``, enums (by value), ``tuple[X, ...]`` and ``tuple[X, Y]``
 (JSON lists), ``Mapping[str, X]`` / ``dict[str, X]`` (JSON objects), ``X | None`` and
-other unions (the first member that reads), ``Literal`` and ``Any``.
+other unions (the first member that reads), ``Literal`` and ``Any``. A JSON array may
+come as a list or a tuple (as msgpack gives it back). A field whose hint is
+``Annotated[X, form]``, ``form`` a ``JsonForm``, is written and read by ``form``
+instead (a form of its own, for speed or size: ``GameReport``'s timings travel as
+whole microseconds, which JSON writes five times faster than floats).
 
 Decoding checks what it reads: a missing field without a default, a field the type
 does not have, or a value of the wrong JSON type raises ``WireError`` naming the path
@@ -29,8 +33,8 @@ import functools
 import operator
 import types
 import typing
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -38,8 +42,36 @@ _Decoder = Callable[[Any], Any]
 """Reads one JSON value (raises ``_Misread``)."""
 
 _SCALARS = (str, int, float, bool, type(None))
+_ARRAYS = (list, tuple)
+"""What a JSON array is read from: a list, or a tuple (Dask's msgpack hands its
+arrays back as tuples)."""
 _EXACT = (str, int, bool)
 """The JSON types read back as they are (a float may come back as an int)."""
+_AS_THEY_ARE = (str, int, bool, float)
+"""The item types of a list taken as it is when it holds nothing else."""
+
+
+class JsonForm(Protocol):
+    """A value's own JSON form, named in a field's hint (``Annotated[X, form]``)."""
+
+    def write(self, value: Any) -> Any:
+        """``value`` as JSON-able data."""
+
+    def read(self, data: Any) -> Any:
+        """The value ``write`` wrote as ``data``.
+
+        :raises ValueError, TypeError: ``data`` is not of this form (the codec's
+            ``WireError`` then names the field and the form's class).
+        """
+
+
+def _form(hint: Any) -> JsonForm | None:
+    """The ``JsonForm`` that an ``Annotated`` hint names, if any."""
+    for meta in getattr(hint, "__metadata__", ()):
+        if callable(getattr(meta, "write", None)) and callable(getattr(meta, "read", None)):
+            form: JsonForm = meta
+            return form
+    return None
 
 
 class _Reread:
@@ -74,10 +106,10 @@ def _any_to_json(value: Any) -> Any:
         return value
     if isinstance(value, (tuple, list)):
         return [_any_to_json(item) for item in value]
+    if isinstance(value, enum.Enum):  # before the dataclass test: slow on an enum
+        return _any_to_json(value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _encoder(type(value))(value)
-    if isinstance(value, enum.Enum):
-        return _any_to_json(value.value)
     if isinstance(value, Mapping):
         if not all(type(key) is str for key in value):
             raise TypeError(f"only str keys travel as JSON: {value!r}")
@@ -90,27 +122,77 @@ _WRITERS: dict[type, _Encoder] = {}
 """The writer of each dataclass met so far (``_encoder``), for ``to_json``'s first look."""
 
 
+def writer_without(cls: type[T], left_out: Collection[str]) -> Callable[[T], dict[str, Any]]:
+    """``to_json`` of a ``cls`` but for the fields ``left_out`` (which ``from_json`` then
+    reads as their defaults), built once here: for a store that keeps less than what
+    travels, with no field written only to be dropped.
+
+    :raises TypeError: ``cls`` is not a dataclass, or a field left out is not one of
+        its fields or has no default.
+    """
+    kind: Any = cls  # a dataclass type, hashable
+    defaults = {
+        f.name
+        for f in dataclasses.fields(kind)
+        if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+    }
+    refused = sorted(set(left_out) - defaults)
+    if refused:
+        raise TypeError(f"{cls.__name__}.{refused[0]}: no such field with a default to leave out")
+    names = tuple(name for name in _field_names(kind) if name not in left_out)
+    return _build_encoder(cls, names)
+
+
 def _encoder(cls: type) -> _Encoder:
     """The writer of one dataclass, built once: each field by its hint."""
     known = _WRITERS.get(cls)
     if known is not None:
         return known
-    names = _field_names(cls)
-    get = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
-    converted: list[tuple[str, _Encoder]] = []
-    """The fields JSON does not take as they are, with their writers."""
+    return _build_encoder(cls, _field_names(cls), cache=True)
 
-    def write(value: Any) -> dict[str, Any]:
-        # every field as it is (in C), then the few that JSON does not take as they are
-        data = dict(zip(names, get(value), strict=False))  # as long by construction
-        for name, writer in converted:
-            data[name] = writer(data[name])
-        return data
 
-    _WRITERS[cls] = write  # first: a dataclass may hold itself
-    hints = typing.get_type_hints(cls)
-    converted.extend((n, w) for n in names if (w := _writer(hints[n])) is not None)
+def _build_encoder(cls: type, names: tuple[str, ...], *, cache: bool = False) -> _Encoder:
+    """A writer of ``names`` of ``cls``, compiled as a dataclass's own ``__init__`` is:
+    one dict display, each field as it is or through its type's writer (as fast as a
+    hand-written ``to_dict``)."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    converted = [name for name in names if not _plain(hints[name])]
+    items = (f"{n!r}: _{n}(value.{n})" if n in converted else f"{n!r}: value.{n}" for n in names)
+    namespace: dict[str, Any] = {}
+    source = f"def write(value):\n    return {{{', '.join(items)}}}\n"
+    exec(_code(source, names), namespace)
+    write: _Encoder = namespace["write"]
+    if cache:
+        _WRITERS[cls] = write  # first: a dataclass may hold itself
+    for name in converted:  # looked up when ``write`` runs, so filled in now
+        namespace[f"_{name}"] = _writer(hints[name]) or _as_it_is
     return write
+
+
+def _code(source: str, names: Sequence[str]) -> str:
+    """``source``, a function built from a dataclass's field ``names`` and nothing else
+    (never from data), once they are checked to be identifiers, as ``dataclasses``
+    builds ``__init__``.
+
+    :raises TypeError: a name that is not an identifier.
+    """
+    odd = [name for name in names if not name.isidentifier()]
+    if odd:
+        raise TypeError(f"not a field name: {odd[0]!r}")
+    return source
+
+
+def _plain(hint: Any) -> bool:
+    """Whether JSON takes a value of type ``hint`` as it is (``_writer`` gives None)."""
+    if hint in _SCALARS or hint is None:
+        return True
+    args = typing.get_args(hint)
+    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    return union and all(arg in _SCALARS for arg in args)
+
+
+def _as_it_is(value: Any) -> Any:
+    return value
 
 
 def _writer(hint: Any) -> _Encoder | None:
@@ -119,7 +201,14 @@ def _writer(hint: Any) -> _Encoder | None:
         return None
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _encoder(hint)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        if all(type(member.value) in _SCALARS for member in hint):
+            return _VALUE
+        return _any_to_json
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Annotated:
+        form = _form(hint)
+        return form.write if form is not None else _writer(args[0])
     if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         (inner,) = (arg for arg in args if arg is not type(None))
         some = _writer(inner)
@@ -129,6 +218,10 @@ def _writer(hint: Any) -> _Encoder | None:
     if origin is tuple and all(arg in _SCALARS or arg is Ellipsis for arg in args):
         return list
     return _any_to_json  # by what the value is
+
+
+_VALUE = operator.attrgetter("value")
+"""The writer of an enum whose values JSON takes as they are."""
 
 
 def from_json(kind: type[T], data: Any) -> T:
@@ -181,13 +274,16 @@ def _decoder(hint: Any) -> _Decoder:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return _enum(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Annotated:
+        form = _form(hint)
+        return _formed(form) if form is not None else _decoder(args[0])
     if origin in (typing.Union, types.UnionType):
         return _union(args)
     if origin is typing.Literal:
         return _literal(args)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return _tuple_of(_decoder(args[0]))
+            return _tuple_of(_decoder(args[0]), args[0] if args[0] in _AS_THEY_ARE else None)
         return _fixed_tuple(tuple(_decoder(arg) for arg in args))
     if origin in (dict, Mapping) and args and args[0] is str:
         return _mapping(_decoder(args[1]))
@@ -244,6 +340,16 @@ def _literal(choices: tuple[Any, ...]) -> _Decoder:
     return read
 
 
+def _formed(form: JsonForm) -> _Decoder:
+    def read(data: Any) -> Any:
+        try:
+            return form.read(data)
+        except (ValueError, TypeError):
+            raise _fail(type(form).__name__, data) from None
+
+    return read
+
+
 def _union(members: tuple[Any, ...]) -> _Decoder:
     optional = type(None) in members
     readers = [_decoder(m) for m in members if m is not type(None)]
@@ -272,10 +378,16 @@ def _name(hint: Any) -> str:
     return hint.__name__ if isinstance(hint, type) else str(hint)
 
 
-def _tuple_of(item: _Decoder) -> _Decoder:
+def _tuple_of(item: _Decoder, exact: type | None) -> _Decoder:
+    """Reads a list of ``item``s; of ``exact`` values (a type in ``_AS_THEY_ARE``) when
+    given, whose list is looked at in C and taken as it is when it holds nothing else."""
+    only = {exact}
+
     def read(data: Any) -> tuple[Any, ...]:
-        if type(data) is not list:
+        if type(data) is not list and type(data) is not tuple:
             raise _fail("a list", data)
+        if {*map(type, data)} <= only:
+            return tuple(data)
         try:
             return tuple(map(item, data))
         except _Misread as exc:
@@ -295,7 +407,7 @@ def _reads(reader: _Decoder, value: Any) -> bool:
 
 def _fixed_tuple(items: tuple[_Decoder, ...]) -> _Decoder:
     def read(data: Any) -> tuple[Any, ...]:
-        if type(data) is not list or len(data) != len(items):
+        if type(data) not in _ARRAYS or len(data) != len(items):
             raise _fail(f"a list of {len(items)}", data)
         values = []
         for index, (item, value) in enumerate(zip(items, data, strict=True)):
@@ -333,35 +445,30 @@ def _dataclass(cls: type) -> _Decoder:
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     )
     names = frozenset(f.name for f in fields)
-    ordered = [f.name for f in fields]
-    positional = not any(f.kw_only for f in fields)
     # the field readers are built on first use: a dataclass may hold itself
     readers: dict[str, _Decoder] = {}
     order: list[tuple[str, type, _Decoder]] = []
     """Each field in order: its name, the type its JSON value already has when it needs
     no reading (``_Reread`` for none), and its reader."""
+    compiled: list[_Decoder] = []
+    """The reader of a dict of no unknown field (``_compiled``), built with ``readers``."""
 
     def read(data: Any) -> Any:
         if type(data) is not dict:
             raise _fail(f"a {cls.__name__} object", data)
         if not readers:
-            hints = typing.get_type_hints(cls)
+            hints = typing.get_type_hints(cls, include_extras=True)
             readers.update((f.name, _decoder(hints[f.name])) for f in fields)
             order.extend(
                 (f.name, hints[f.name] if hints[f.name] in _SCALARS else _Reread, readers[f.name])
                 for f in fields
             )
-        if data.keys() == names:  # every field given: in order, positionally
-            args = []
-            for name, kind, reader in order:
-                value = data[name]
-                if type(value) is not kind:
-                    try:
-                        value = reader(value)
-                    except _Misread as exc:
-                        raise _at(f".{name}", exc) from None
-                args.append(value)
-            return cls(*args) if positional else cls(**dict(zip(ordered, args, strict=False)))
+            compiled.append(_compiled(cls, fields, order))
+        if data.keys() <= names:
+            try:
+                return compiled[0](data)
+            except (_Misread, KeyError):
+                pass  # read again below, field by field, to say where
         unknown = data.keys() - names
         if unknown:
             raise _Misread(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
@@ -369,11 +476,56 @@ def _dataclass(cls: type) -> _Decoder:
         if missing:
             raise _Misread(f"missing field {sorted(missing)[0]!r}")
         values = {}
-        for key, value in data.items():
-            try:
-                values[key] = readers[key](value)
-            except _Misread as exc:
-                raise _at(f".{key}", exc) from None
+        for name, kind, reader in order:  # the fields given; the others take their defaults
+            if name not in data:
+                continue
+            value = data[name]
+            if type(value) is not kind:
+                try:
+                    value = reader(value)
+                except _Misread as exc:
+                    raise _at(f".{name}", exc) from None
+            values[name] = value
         return cls(**values)
 
     return read
+
+
+def _compiled(
+    cls: type, fields: list[dataclasses.Field[Any]], order: list[tuple[str, type, _Decoder]]
+) -> _Decoder:
+    """The reader of a dict of ``cls``'s fields, compiled as a dataclass's own
+    ``__init__`` is: a value of its field's JSON type is taken as it is, any other goes
+    through its reader, a field left out takes its default; a missing field raises
+    ``KeyError`` and a value that does not read ``_Misread``, neither saying where."""
+    namespace: dict[str, Any] = {"cls": cls, "_left_out": _LEFT_OUT}
+    lines = ["def read(data):"]
+    for index, (field, (name, kind, reader)) in enumerate(zip(fields, order, strict=True)):
+        namespace[f"_r{index}"], namespace[f"_k{index}"] = reader, kind
+        value = f"v{index}"
+        read = f"{value} = _r{index}({value})"
+        if kind is not _Reread:
+            read = f"if type({value}) is not _k{index}: {read}"
+        if field.default is not dataclasses.MISSING:
+            namespace[f"_d{index}"] = field.default
+            default = f"_d{index}"
+        elif field.default_factory is not dataclasses.MISSING:
+            namespace[f"_d{index}"] = field.default_factory
+            default = f"_d{index}()"
+        else:
+            lines += [f"    {value} = data[{name!r}]", f"    {read}"]
+            continue
+        lines += [
+            f"    {value} = data.get({name!r}, _left_out)",
+            f"    if {value} is _left_out: {value} = {default}",
+            f"    else:\n        {read}",
+        ]
+    args = (f"{f.name}=v{i}" if f.kw_only else f"v{i}" for i, f in enumerate(fields))
+    lines.append(f"    return cls({', '.join(args)})")
+    exec(_code("\n".join(lines) + "\n", [f.name for f in fields]), namespace)
+    compiled: _Decoder = namespace["read"]
+    return compiled
+
+
+_LEFT_OUT = object()
+"""A field not in the dict being read (``_compiled``)."""

@@ -26,6 +26,7 @@ from referee.errors import RulesError
 from referee.pictures import position_svg
 from referee.registry import make_game
 from tournaments.event import stream
+from tournaments.event.wire import WireError
 from tournaments.html.page import esc
 from tournaments.results.game import GameReport
 from tournaments.results.summary import summarize_counts
@@ -33,7 +34,7 @@ from tournaments.results.tables import render
 from tournaments.runner.phases import event_knockout
 from tournaments.store.event_dir import open_event
 from tournaments.store.index import find_game_end, line_start
-from tournaments.store.journal import JOURNAL, JournalError
+from tournaments.store.journal import JOURNAL, JournalError, report_of
 from tournaments.store.live_feed import LIVE_DIR, read_feed
 
 TABLES_INTERVAL = 1.0
@@ -305,10 +306,10 @@ def _game_of(raw: bytes) -> GameReport | None:
     """The scored game of one journal line, or None (a header, a void, a bad line)."""
     try:
         entry = json.loads(raw)
-        if not isinstance(entry, dict) or entry.get("type") != "game":
+        if not isinstance(entry, dict) or entry.pop("type", None) != "game":
             return None
-        return GameReport.from_json(entry)
-    except (ValueError, KeyError, TypeError):
+        return report_of(entry)
+    except (ValueError, KeyError, TypeError, WireError):
         return None
 
 

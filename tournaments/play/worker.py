@@ -11,7 +11,8 @@ The runner and a worker speak JSON lines over the worker's stdin and stdout:
   then one ``Assignment`` (``{"slot": i, "job": <Job>}``) per game, only to a slot that
   is idle; both written and read by the one codec (``event.wire``);
 * worker → runner: ``{"ready": true}`` once its slots are open; then one
-  ``{"slot": i, "report": <GameReport>}`` per game; ``{"error": "..."}`` before it
+  ``{"slot": i, "report": <GameReport>}`` per game (the report as the codec writes
+  it, timings and all); ``{"error": "..."}`` before it
   exits on a bug; last, ``{"cpu": [own, engines]}``: CPU seconds the worker and its
   (ended) engines used since it was ready, for benchmarks.
 
@@ -174,7 +175,7 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
     async def run_slot(index: int, jobs: trio.MemoryReceiveChannel[Job]) -> None:
         async def report(played: GameReport) -> None:
             unfinished[index] -= 1
-            await emit({"slot": index, "report": played.to_json()})
+            await emit({"slot": index, "report": to_json(played)})
 
         async with jobs:
             await play_jobs(setup, jobs, report, shared_loop=count > 1)
@@ -297,7 +298,7 @@ class _Worker:
                 if message.get("ready"):
                     self.ready.set()
                 elif "report" in message:
-                    report = GameReport.from_json(message["report"])
+                    report = from_json(GameReport, message["report"])
                     waiting = self.waiting.pop(report.number, None)
                     if waiting is not None:  # else its game was abandoned
                         waiting.send_nowait(report)

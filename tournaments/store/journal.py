@@ -13,9 +13,17 @@ Layout of ``DIR``:
       SPRT: ``tournaments.results.summary.EventInfo``);
     * ``{"type": "game", "number": 17, "round": 2, "block": 8, "table": [0, 3],
       "seats": ["greedy-1", "random-2"], "outcome": {...}, "plies": 27,
-      "record": "<the game's .tgn text>"}`` for each finished (scored) game;
+      "record": "<the game's .tgn text>", "transcript": "<its transcript store, or
+      empty>"}`` for each finished (scored) game: the ``GameReport`` as the one codec
+      writes it (``tournaments.event.wire``), with ``"type"`` first and its timings left
+      out (``game_line``);
     * ``{"type": "void", ...}`` (same fields) for a void game: information only,
       the game is played again.
+
+    Lines written by earlier versions (before the codec) name the transcript store
+    ``transcript_path``, left out when none was kept, where these write ``transcript``
+    always; they are read as they were (``report_of``), and a resumed journal may hold
+    both forms.
 
     A crash can leave at most a torn last line; readers ignore it and a resuming
     runner cuts it off before appending.
@@ -55,6 +63,7 @@ from typing import Any
 
 from referee.errors import UserError
 from referee.results import RUNNER_LATE
+from tournaments.event.wire import WireError, from_json, writer_without
 from tournaments.results.game import GameReport
 
 JOURNAL = "journal.jsonl"
@@ -131,23 +140,54 @@ class JournalState:
     """Of ``voids``, those voided by the referee's own lateness (``GameReport.runner_fault``)."""
 
 
+def game_line(report: GameReport) -> bytes:
+    """The journal line of a played game: ``{"type": "game"}`` (``"void"`` for a void
+    game) followed by the report as ``to_json`` writes it, less its ``UNJOURNALED``
+    fields."""
+    entry = {"type": "void" if report.void else "game", **_write_report(report)}
+    return (json.dumps(entry) + "\n").encode()
+
+
+UNJOURNALED = ("overheads", "round_trips")
+"""``GameReport`` fields the journal leaves out: the run's own timings, a number or two
+per ply, of use to a benchmark only (a journal's report reads them as empty)."""
+_write_report = writer_without(GameReport, UNJOURNALED)
+
+
+_OLD_TRANSCRIPT_KEY = "transcript_path"
+"""The transcript store's key in lines written before the codec (``GameReport.transcript``)."""
+
+
+def report_of(entry: dict[str, Any]) -> GameReport:
+    """The ``GameReport`` of a game or void line's object, its ``"type"`` taken out;
+    a line of either form (``game_line``'s, or the one before it) reads.
+
+    :raises WireError: a field missing, unknown or of the wrong type (the message names it).
+    :raises ValueError: a value the report's own types refuse.
+    """
+    if _OLD_TRANSCRIPT_KEY in entry:
+        entry = {**entry, "transcript": entry[_OLD_TRANSCRIPT_KEY]}
+        del entry[_OLD_TRANSCRIPT_KEY]
+    return from_json(GameReport, entry)
+
+
 def _decode(raw: bytes, number: int, source: str) -> tuple[str, Any]:
     """One journal line: ``("tournament", header)``, ``("game", GameReport)`` or
     ``("void", runner_void(entry))``.
 
     :raises JournalError: line 1 is not a version-``JOURNAL_VERSION`` header.
-    :raises ValueError, KeyError, TypeError: the line is unreadable.
+    :raises ValueError, KeyError, TypeError, WireError: the line is unreadable.
     """
     entry = json.loads(raw)
     if not isinstance(entry, dict):
         raise ValueError("not an object")
-    kind = entry.get("type")
+    kind = entry.pop("type", None)
     if number == 1:
         if kind != "tournament" or entry.get("version") != JOURNAL_VERSION:
             raise JournalError(f"{source}:1: not a version-{JOURNAL_VERSION} journal")
         return "tournament", {"config": dict(entry["config"]), "info": dict(entry["info"])}
     if kind == "game":
-        return "game", GameReport.from_json(entry)
+        return "game", report_of(entry)
     if kind == "void":
         return "void", runner_void(entry)
     raise ValueError(f"unknown entry type {kind!r}")
@@ -196,7 +236,7 @@ def iter_entries(path: Path, *, start: int = 0) -> Iterator[tuple[str, Any, int]
                 decoded = _decode(raw, number, source)
             except JournalError:
                 raise
-            except (ValueError, KeyError, TypeError) as exc:
+            except (ValueError, KeyError, TypeError, WireError) as exc:
                 failed = (number, exc)
                 continue
             yield (*decoded, end)
@@ -221,7 +261,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], dict[str, Any], bytes] | No
         _kind, value = _decode(raw, 1, str(path))
     except JournalError:
         raise
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, WireError) as exc:
         if not more:  # an unreadable last line is ignored, as ``iter_entries`` does
             return None
         raise _unreadable(str(path), 1, exc) from None

@@ -49,6 +49,7 @@ from tournaments.store.journal import (
     JournalError,
     check_writable,
     config_difference,
+    game_line,
     hold_lock,
     iter_entries,
     read_header,
@@ -260,9 +261,7 @@ class Journal:
         games_end = self._games_size
         batch: set[int] = set()
         for report in reports:
-            entry = report.to_json(timings=False)
-            line = json.dumps({"type": "void" if report.void else "game", **entry}) + "\n"
-            lines.append(line.encode())
+            lines.append(game_line(report))
             end += len(lines[-1])
             new = not report.void and report.number not in self.numbers
             new = new and report.number not in batch
