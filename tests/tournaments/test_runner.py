@@ -14,6 +14,7 @@ import trio
 
 from protocol.spec import EngineSpec
 from referee.adjudicate_stream import adjudicate_file
+from referee.core import Outcome, Termination
 from referee.players import GameSetup
 from referee.record.stream import read_records
 from tests.tournaments.local import bot_factory, failing_starts, hooked_factory
@@ -24,7 +25,7 @@ from tournaments.play.errors import TournamentError
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, summarize
 from tournaments.results.tables import render
-from tournaments.runner.records import BACKLOG
+from tournaments.runner.records import BACKLOG, Recorder
 from tournaments.runner.run import Progress, RunResult, run_tournament
 from tournaments.store.journal import GAMES, JOURNAL, RESULTS, JournalError, hold_lock, read_journal
 
@@ -243,3 +244,24 @@ def test_without_keep_played_a_run_holds_counts_not_reports(tmp_path: Path) -> N
     assert result.played == [] and result.played_count == plan.total() == result.done
     assert seen == list(range(1, plan.total() + 1))
     assert len(result.finished) == plan.total()  # read back from the journal
+
+
+async def test_the_recorder_writes_what_queued_in_one_group_then_passes_each_on() -> None:
+    """The one recorder of the journal and of ``play``'s record file: reports that end
+    while none is being written go in one write, and each is passed on after it, in
+    the order they came."""
+    writes: list[list[int]] = []
+    passed: list[int] = []
+
+    async def write(batch: list[GameReport]) -> None:
+        writes.append([report.number for report in batch])
+
+    recorder = Recorder(write, lambda report: passed.append(report.number))
+    won = Outcome(Termination.RULES, (1, 2))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(recorder.run)
+        for number in range(1, 6):  # before the recorder's task first runs
+            recorder.submit(GameReport(number, 1, number, (0, 1), ("a", "b"), won, 10, ""))
+        await recorder.close()
+    assert writes == [[1, 2, 3, 4, 5]]
+    assert passed == [1, 2, 3, 4, 5]

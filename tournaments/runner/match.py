@@ -14,14 +14,14 @@ What differs from a tournament is only where finished games go: there is no even
 directory and no journal. Each scored game's record is appended to ``records`` (a file,
 a device, a named pipe or the standard output: ``runner.record_out``) as it finishes, in
 finishing order, off the event loop and before its report is passed on (so a stopped
-match has every game it reported on disk); games that end while a write is under way go
-in the next write together. A void game is never written there.
+match has every game it reported on disk), in groups as a tournament's journal is
+(``runner.records.Recorder``: the games that end while a write is under way, or within
+its ``SYNC_INTERVAL``, go in the next write together). A void game is never written there.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,11 +32,9 @@ import trio
 from tournaments.event.plan import Plan
 from tournaments.play.slot import PlayerFactory
 from tournaments.results.game import GameReport
-from tournaments.runner.record_out import RecordOut, open_record_out
+from tournaments.runner.record_out import open_record_out
+from tournaments.runner.records import Recorder
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
-
-BACKLOG = 64
-"""Reports waiting for their write before the slots wait (``_Records.ready``)."""
 
 
 @dataclass
@@ -57,74 +55,24 @@ class MatchResult:
     """Seconds from the slots being ready to the last game."""
 
 
-class _Records:
-    """Writes the reports' records off the slots' path, then passes each report on.
+def _passed_on(
+    result: MatchResult, on_game: Callable[[GameReport], None] | None, keep_played: bool
+) -> Callable[[GameReport], None]:
+    """What is done with each report once its record is written: it is counted in
+    ``result``, then passed to ``on_game``."""
 
-    ``submit`` never blocks a slot: reports queue up, and ``run`` writes whatever has
-    queued in one write (``RecordOut.write``, in a thread), then counts the reports and
-    calls ``on_game`` for each, in the order they came.
-    """
-
-    def __init__(
-        self,
-        out: RecordOut | None,
-        result: MatchResult,
-        on_game: Callable[[GameReport], None] | None,
-        keep_played: bool,
-    ) -> None:
-        self.out = out
-        self.result = result
-        self.on_game = on_game
-        self.keep_played = keep_played
-        self.send, self.receive = trio.open_memory_channel[GameReport](math.inf)
-        self.submitted = 0
-        self.passed = 0
-        self.progress = trio.Event()
-        self.done = trio.Event()
-
-    def submit(self, report: GameReport) -> None:
-        self.submitted += 1
-        self.send.send_nowait(report)
-
-    async def ready(self) -> None:
-        """Return once fewer than ``BACKLOG`` reports wait (a reader slower than the games
-        holds them up, not the memory)."""
-        while self.submitted - self.passed >= BACKLOG:
-            await self.progress.wait()
-
-    async def run(self) -> None:
-        async with self.receive:
-            async for report in self.receive:
-                batch = [report]
-                with contextlib.suppress(trio.WouldBlock, trio.EndOfChannel):
-                    while True:
-                        batch.append(self.receive.receive_nowait())
-                text = "".join(r.record for r in batch if not r.void)
-                if text and self.out is not None:
-                    await self.out.write(text)
-                for item in batch:
-                    self._count(item)
-                self.progress.set()
-                self.progress = trio.Event()
-        self.done.set()
-
-    async def close(self) -> None:
-        """Write and pass on what is queued, then end ``run``."""
-        self.send.close()
-        await self.done.wait()
-
-    def _count(self, report: GameReport) -> None:
-        result = self.result
+    def count(report: GameReport) -> None:
         if report.void:
             result.voids += 1
             result.runner_voids += report.runner_fault
         else:
             result.played_count += 1
-            if self.keep_played:
+            if keep_played:
                 result.played.append(report)
-        self.passed += 1
-        if self.on_game is not None:
-            self.on_game(report)
+        if on_game is not None:
+            on_game(report)
+
+    return count
 
 
 async def run_match(
@@ -165,7 +113,13 @@ async def run_match(
         out = None
         if records is not None:
             out = await stack.enter_async_context(open_record_out(records, on_wait=on_wait))
-        recorder = _Records(out, result, on_game, keep_played)
+
+        async def write(batch: list[GameReport]) -> None:
+            text = "".join(report.record for report in batch if not report.void)
+            if text and out is not None:
+                await out.write(text)
+
+        recorder = Recorder(write, _passed_on(result, on_game, keep_played))
         play_all = await stack.enter_async_context(
             open_games(
                 plan,

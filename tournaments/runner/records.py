@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -84,15 +84,16 @@ SYNC_INTERVAL = 0.05
 
 
 class Recorder:
-    """Journals game reports off the game slots' path, syncing them in groups.
+    """Records game reports off the game slots' path, in groups: a tournament's in its
+    journal (``journal_recorder``), a match's in its record file (``runner.match``).
 
-    ``submit`` never blocks a slot: reports queue up, and one task writes whatever
-    has queued with a single ``fsync`` (group commit), then counts them
-    (``Journal.note``) and calls ``after`` for each. A game is finished once its group
+    ``submit`` never blocks a slot: reports queue up, and one task hands whatever has
+    queued to ``write`` at once (for the journal: one ``fsync``, a group commit), then
+    calls ``after`` for each, in the order they came. A game is finished once its group
     is synced, exactly as when each game is synced alone; at high game rates the disk's
     sync latency is paid once per group instead of per game.
 
-    The write and its sync run in a thread: a sync takes milliseconds (4 ms typical,
+    ``write`` runs the write and its sync in a thread: a sync takes milliseconds (4 ms typical,
     15 ms at worst on a shared 2-core VM), longer than a fast game, and this loop also
     hands the next jobs to the worker processes; blocked in the sync, it left them idle
     (25% fewer plies per second at concurrency 2 with instant engines).
@@ -108,8 +109,12 @@ class Recorder:
     synced, and until then it is a game in flight (an interrupted run plays it again).
     """
 
-    def __init__(self, journal: Journal, after: Callable[[GameReport], None]) -> None:
-        self.journal = journal
+    def __init__(
+        self,
+        write: Callable[[list[GameReport]], Awaitable[None]],
+        after: Callable[[GameReport], None],
+    ) -> None:
+        self.write = write
         self.after = after
         self.send, self.receive = trio.open_memory_channel[GameReport](math.inf)
         self.submitted = 0
@@ -153,9 +158,8 @@ class Recorder:
                         batch.append(self.receive.receive_nowait())
                     except trio.WouldBlock:
                         break
-                await trio.to_thread.run_sync(self.journal.write_batch, batch)
+                await self.write(batch)
                 for item in batch:
-                    self.journal.note([item])
                     self.recorded += 1
                     self.after(item)
                 self.progress.set()
@@ -176,3 +180,18 @@ class Recorder:
         """Record what is queued, then end ``run``."""
         await self.flush()
         self.send.close()
+
+
+def journal_recorder(journal: Journal, after: Callable[[GameReport], None]) -> Recorder:
+    """The recorder of a tournament: each group written to ``journal`` and synced in a
+    thread (``Journal.write_batch``), then each game counted (``Journal.note``) before
+    ``after`` is called with it."""
+
+    async def write(batch: list[GameReport]) -> None:
+        await trio.to_thread.run_sync(journal.write_batch, batch)
+
+    def noted(report: GameReport) -> None:
+        journal.note([report])
+        after(report)
+
+    return Recorder(write, noted)

@@ -54,7 +54,7 @@ from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.runner.events import EventLog
 from tournaments.runner.phases import knockout_state, phases
-from tournaments.runner.records import Recorder, ResultsFile
+from tournaments.runner.records import ResultsFile, journal_recorder
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
 from tournaments.runner.tally import Tally
 from tournaments.store.event_dir import read_event
@@ -298,7 +298,7 @@ async def run_tournament(
                         if events is not None:
                             events.emit(stream.standings(summary))
 
-                recorder = Recorder(journal, after)
+                recorder = journal_recorder(journal, after)
                 nursery.start_soon(recorder.run)
                 played_out = False
                 with stop:
