@@ -9,6 +9,7 @@ import pytest
 
 from referee.registry import GAMES
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
+from tournaments.event import files
 from tournaments.event.config import ConfigError, load_config, parse_config
 from tournaments.event.jobs import SlotSetup
 from tournaments.event.plan import Plan
@@ -181,6 +182,29 @@ def test_openings_file_errors_give_the_line(tmp_path: Path) -> None:
     (tmp_path / "book.txt").write_text("e5\nz9\n")
     message = _error(tmp_path, cfg(tables='[openings]\nfile = "book.txt"\n'))
     assert "book.txt:2: move 1 'z9'" in message
+
+
+def test_a_config_or_openings_file_too_big_to_be_one_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A config or openings path that leads to a huge file (a record file by mistake, a
+    device that never ends) was read whole: ``/dev/zero`` filled the memory (23 GB, then
+    the kernel's OOM killer). Only the limit and one byte more are read."""
+    assert files.MAX_INPUT_BYTES == 64 << 20
+    monkeypatch.setattr(files, "MAX_INPUT_BYTES", 1000)
+    big = tmp_path / "big.toml"
+    big.write_text(BASE + "#" * 1000 + "\n")
+    with pytest.raises(ConfigError, match=r"big.toml: cannot read: over 1,000 bytes \(the limit"):
+        load_config(big)
+    (tmp_path / "book.txt").write_text("e5\n" * 500)
+    message = _error(tmp_path, cfg(tables='[openings]\nfile = "book.txt"\n'))
+    assert "book.txt: cannot read openings: over 1,000 bytes (the limit for this file)" in message
+    zero = Path("/dev/zero")
+    if zero.exists():  # a file that never ends
+        with pytest.raises(ConfigError, match="/dev/zero: cannot read: over 1,000 bytes"):
+            load_config(zero)
+        message = _error(tmp_path, cfg(tables='[openings]\nfile = "/dev/zero"\n'))
+        assert "/dev/zero: cannot read openings: over 1,000 bytes" in message
 
 
 def test_each_opening_is_played_once_per_seat_arrangement(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from referee.core import DEFAULT_MAX_PLIES
 from referee.errors import UserError
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.cluster_settings import ClusterConfig
+from tournaments.event.files import TooLarge, read_input_text
 
 OptionValue = str | int | float | bool
 SandboxMode = Literal["none", "bwrap"]
@@ -315,13 +316,13 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> TournamentC
 def read_config_data(path: Path) -> dict[str, Any]:
     """The raw mapping of a ``.toml`` or ``.json`` file.
 
-    :raises ConfigError: unreadable or malformed (one line with the position).
+    :raises ConfigError: unreadable, over 64 MiB, or malformed (one line with the position).
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_input_text(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
+    except (UnicodeDecodeError, TooLarge) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)

@@ -1,9 +1,10 @@
 """Openings: start move sequences from a file or drawn at random, checked by the rules.
 
-Pure apart from ``read_openings`` reading its file. An ``Opening`` is a sequence of
-canonical moves from the game's initial position and the encoded position it
-leads to, which the runner gives the engines as the start (``position state …``)
-and records as the ``Start`` tag, with the moves in an ``Opening`` tag.
+Pure apart from ``read_openings`` reading its file (``event.files``: 64 MiB at most). An
+``Opening`` is a sequence of canonical moves from the game's initial position and the
+encoded position it leads to, which the runner gives the engines as the start
+(``position state …``) and records as the ``Start`` tag, with the moves in an
+``Opening`` tag.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from referee.core import AnyGame
 from referee.errors import RulesError, UserError
+from tournaments.event.files import TooLarge, read_input_text
 
 RANDOM_OPENING_TRIES = 100
 """Draws per random opening before giving up on one that leaves the game unfinished."""
@@ -87,13 +89,14 @@ def random_opening(game: AnyGame, players: int, plies: int, seed: int) -> Openin
 def read_openings(path: Path, game: AnyGame, players: int) -> list[Opening]:
     """The openings of a file: one per line, moves separated by blanks; ``#`` comments.
 
-    :raises OpeningError: unreadable, empty, or a bad line (``file:line: problem``).
+    :raises OpeningError: unreadable, over 64 MiB, empty, or a bad line
+        (``file:line: problem``).
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_input_text(path).splitlines()
     except OSError as exc:
         raise OpeningError(f"{path}: cannot read openings: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
+    except (UnicodeDecodeError, TooLarge) as exc:
         raise OpeningError(f"{path}: cannot read openings: {exc}") from None
     openings: list[Opening] = []
     for number, line in enumerate(lines, start=1):
