@@ -68,11 +68,18 @@ def join_moves(moves: Sequence[str]) -> str:
     :raises ProtocolViolation: a move is not a token.
     """
     joined = " ".join(moves)
+    # With exactly one space between moves, no move holds a space; then an empty move
+    # shows as two spaces in a row, a space at either end, or nothing at all (asking the
+    # moves themselves, ``"" in moves``, raised and caught a ValueError a ply on a
+    # ``MoveHistory``).
     if (
         not joined.isascii()
         or not joined.isprintable()
         or joined.count(" ") != len(moves) - 1
-        or "" in moves
+        or "  " in joined
+        or joined.startswith(" ")
+        or joined.endswith(" ")
+        or not joined
     ):
         bad = next(m for m in moves if not is_token(m))
         raise ProtocolViolation(f"bad move {bad!r}: expected printable ASCII without spaces")

@@ -443,3 +443,21 @@ def test_a_plain_move_line_parses_as_the_grammar_reads_it(rest: str) -> None:
     else:
         assert parse_reply(line) == expected
         assert parse_reply(line) == parse_reply(line)
+
+
+@settings(max_examples=150)
+@given(st.lists(st.sampled_from(["e3", "swap", "", " ", "a b", "é", "\t"]), min_size=1, max_size=5))
+def test_join_moves_takes_exactly_lists_of_tokens(moves: list[str]) -> None:
+    """``join_moves``'s checks on the joined text (an empty move seen as a doubled or
+    an end space) refuse exactly what a token-by-token check refuses, on a list and on
+    a ``MoveHistory`` alike."""
+    from protocol.codec import join_moves
+    from protocol.history import MoveHistory
+
+    tokens = all(m and m.isascii() and m.isprintable() and " " not in m for m in moves)
+    for sequence in (moves, MoveHistory(moves)):
+        if tokens:
+            assert join_moves(sequence) == " ".join(moves)
+        else:
+            with pytest.raises(ProtocolViolation):
+                join_moves(sequence)
