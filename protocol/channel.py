@@ -34,8 +34,9 @@ queued chatter is skipped unparsed, looking for it), and a wait that ends at the
 deadline looks at the pipe once more before it calls the timeout (the referee may
 have woken late: what it finds is judged by the clock and ``protocol.lag``). A timeout's message
 counts from the request (``since``), not from the last line. A run of reads that
-never waits yields to the scheduler every ``EAGER_READS`` chunks, so a flood does
-not starve the other games of the run.
+never waits yields to the scheduler once it has read ``EAGER_READS`` chunks and run
+``CHATTER_SLICE`` without yielding, so a flood does not starve the other games of
+the run (nor does an instant engine, whose answer is often read without a wait).
 
 Lines the engine wrote while no request was outstanding (a ``move`` before ``go``, a
 second answer to one ``go``) are not carried to the next request:
@@ -82,7 +83,9 @@ DRAIN_CHUNKS = 16
 STALE_CHUNKS = 4
 """Before a request, at most this many chunks written since the last one are checked."""
 EAGER_READS = 2
-"""Chunks read in a row without waiting before the reader yields to the scheduler."""
+"""Chunks read in a row without waiting before the reader yields to the scheduler, once
+``CHATTER_SLICE`` has passed since it last did (an instant engine's answers, read one
+per ply without a wait, cost a pass of the scheduler every second ply without it)."""
 CHATTER_SLICE = 0.001
 """Seconds of ``info`` lines handled in a row before the reader yields (a flood must
 not stall the run's other games, nor look like the referee's own lateness)."""
@@ -500,7 +503,7 @@ class EngineChannel:
         # tells from an empty pipe.
         look = True
         while True:
-            if self._eager >= EAGER_READS:
+            if self._eager >= EAGER_READS and self._now() - self._yielded > CHATTER_SLICE:
                 # A run of reads that never waits (a flood): let the other tasks run.
                 # (Before the read: a cancellation here loses no data.)
                 self._eager = 0

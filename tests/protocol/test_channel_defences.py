@@ -177,3 +177,32 @@ def test_pipe_empty_tells_an_empty_pipe_from_one_with_bytes_and_never_raises() -
     finally:
         os.close(read_end)
     assert not pipe_empty(read_end, count)  # closed: the read reports it
+
+
+async def test_a_flood_being_read_lets_the_other_tasks_of_the_loop_run() -> None:
+    """The reader of an endless ``info`` flood never waits on the pipe, yet it yields to
+    the scheduler (every ``CHATTER_SLICE`` of lines, and of reads once ``EAGER_READS``
+    chunks came without a wait): another game's task of the same loop runs all along,
+    never held up to the flood's deadline."""
+    gaps: list[float] = []
+    done = trio.Event()
+
+    async def other_game() -> None:
+        last = trio.current_time()
+        while not done.is_set():
+            await trio.lowlevel.checkpoint()
+            now = trio.current_time()
+            gaps.append(now - last)
+            last = now
+
+    with trio.fail_after(30):
+        async with EngineSession.open(faulty("--mode", "info-flood"), start_timeout=10) as session:
+            await session.new_game(TRIKE, timeout=5)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(other_game)
+                deadline = trio.current_time() + MOVE_TIME
+                with pytest.raises(EngineTimeoutError):
+                    await session.request_move(Position(()), Go(movetime=200), deadline=deadline)
+                done.set()
+    assert len(gaps) > 10
+    assert max(gaps) < LATE, max(gaps)  # held up for the whole flood: 0.3 s
