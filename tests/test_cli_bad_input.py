@@ -34,6 +34,7 @@ from tournaments.cli.signals import run_until_signalled
 from tournaments.cluster.client import ClusterError
 from tournaments.event.config import ConfigError
 from tournaments.event.openings import OpeningError
+from tournaments.event.wire import to_json
 from tournaments.html.paged.writer import ReportError
 from tournaments.play.worker import WorkerError
 from tournaments.store.journal import JournalError
@@ -203,7 +204,7 @@ def _event_with_records_in_the_way(out: Path) -> Path:
     entrants = [{"command": "random"}, {"command": "random"}]
     plan = Plan.from_config(parse_config({"game": "trike", "entrants": entrants}))
     config = plan.config.model_dump(mode="json")
-    with Journal.open(out, config, EventInfo.from_plan(plan).to_json(), resume=False):
+    with Journal.open(out, config, to_json(EventInfo.from_plan(plan)), resume=False):
         pass
     assert (out / JOURNAL).is_file()
     (out / "games.tgn").unlink()

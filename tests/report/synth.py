@@ -34,6 +34,7 @@ from referee.registry import make_game
 from referee.results import forfeit_outcome
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
+from tournaments.event.wire import to_json
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 from tournaments.store.writer import Journal
@@ -154,7 +155,7 @@ def synth_event(
     forfeits = [g for g in (random_game(rules, rng, forfeit=True) for _ in range(8)) if g]
     info = EventInfo.from_plan(plan)
     config = plan.config.model_dump(mode="json")
-    with Journal.open(out, config, info.to_json(), resume=False) as journal:
+    with Journal.open(out, config, to_json(info), resume=False) as journal:
         batch: list[GameReport] = []
         for report in _reports(plan, distinct, forfeits or distinct, seed):
             batch.append(report)

@@ -24,6 +24,7 @@ from tests.procs import left_after, wait_while_running
 from tests.tournaments.local import bot_factory
 from tournaments.event.config import load_config
 from tournaments.event.plan import Plan
+from tournaments.event.wire import from_json
 from tournaments.results.summary import EventInfo, summarize, summary_json
 from tournaments.results.tables import render
 from tournaments.runner.run import run_tournament
@@ -49,7 +50,7 @@ def _assert_greedy_above_random(out: Path, stdout: str) -> None:
     assert greedy and random_ and max(greedy) < min(random_), order
     state = read_journal(out)
     assert state.info is not None
-    data = summary_json(summarize(EventInfo.from_json(state.info), list(state.games.values())))
+    data = summary_json(summarize(from_json(EventInfo, state.info), list(state.games.values())))
     assert [row["name"] for row in data["standings"]] == order
     cross = {(c["entrant"], c["opponent"]): c["points"] / c["games"] for c in data["crosstable"]}
     for g in (n for n in order if n.startswith("greedy")):

@@ -10,13 +10,14 @@ import pytest
 
 from referee.core import Outcome, Termination
 from tests.clirun import cli
+from tournaments.event.wire import to_json
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo
 from tournaments.store.event_dir import open_event, read_event
 from tournaments.store.journal import JOURNAL, JournalError, game_line
 
 INFO = EventInfo(event="e", game="trike", names=("a", "b"), players=2, total=4)
-HEADER = json.dumps({"type": "tournament", "version": 1, "config": {}, "info": INFO.to_json()})
+HEADER = json.dumps({"type": "tournament", "version": 1, "config": {}, "info": to_json(INFO)})
 
 
 def _game(number: int, winner: int = 0) -> str:

@@ -30,7 +30,10 @@ from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.event.wire import WireError, from_json, to_json
 from tournaments.results.game import GameReport
+from tournaments.results.sprt import Sprt
+from tournaments.results.summary import EventInfo
 from tournaments.runner.run import run_tournament
+from tournaments.store.event_dir import read_event
 from tournaments.store.journal import (
     GAMES,
     JOURNAL,
@@ -246,3 +249,41 @@ def test_a_report_whose_timings_are_not_microseconds_does_not_read(bad: Any) -> 
     data = {**to_json(report), "round_trips": bad}
     with pytest.raises(WireError, match=r"^GameReport\.round_trips: expected Microseconds"):
         from_json(GameReport, data)
+
+
+EARLIER_HEADER_INFO = {
+    "event": "e",
+    "game": "trike",
+    "names": ["a", "b"],
+    "players": 2,
+    "total": 40,
+    "points_table": [1, 0.5, 0],
+    "sprt": {"elo0": 0, "elo1": 5.0, "alpha": 0.05, "beta": 0.1, "model": "logistic"},
+    "paired": True,
+}
+"""A header's event info as the referee wrote it before the codec (``EventInfo.to_json``,
+by hand), with whole numbers where a config gave them."""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_header_s_event_info_reads_and_is_written_as_before(mode: str) -> None:
+    header = json.loads((DATA / mode / JOURNAL).read_text().splitlines()[0])
+    assert to_json(from_json(EventInfo, header["info"])) == header["info"]
+    info = from_json(EventInfo, EARLIER_HEADER_INFO)
+    assert info.sprt == Sprt(0.0, 5.0, 0.05, 0.1, "logistic")
+    assert info.points_table == (1.0, 0.5, 0.0) and info.paired
+    assert to_json(info) == EARLIER_HEADER_INFO  # the same keys and values, as JSON compares
+
+
+def test_a_header_whose_event_info_does_not_read_is_one_journal_error(tmp_path: Path) -> None:
+    out = tmp_path / "event"
+    shutil.copytree(DATA / "failures", out)
+    lines = (out / JOURNAL).read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["info"]["names"] = ["greedy-1", 2]
+    lines[0] = json.dumps(header) + "\n"
+    (out / JOURNAL).write_text("".join(lines))
+    with pytest.raises(JournalError) as info:
+        read_event(out)
+    message = str(info.value)
+    assert message.endswith("unreadable tournament header: EventInfo.names[1]: expected str, not 2")

@@ -72,7 +72,8 @@ class PlanLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class EventInfo:
-    """What the tables need besides the games; kept in the journal's first line."""
+    """What the tables need besides the games; kept in the journal's first line as the
+    one codec writes it (``tournaments.event.wire``)."""
 
     event: str
     game: str
@@ -98,44 +99,6 @@ class EventInfo:
             points_table=plan.points_table,
             sprt=plan.sprt,
             paired=plan.players == 2 and plan.games_per_encounter % 2 == 0,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-able dict."""
-        sprt = self.sprt
-        return {
-            "event": self.event,
-            "game": self.game,
-            "names": list(self.names),
-            "players": self.players,
-            "total": self.total,
-            "points_table": list(self.points_table) if self.points_table is not None else None,
-            "sprt": None
-            if sprt is None
-            else {
-                "elo0": sprt.elo0,
-                "elo1": sprt.elo1,
-                "alpha": sprt.alpha,
-                "beta": sprt.beta,
-                "model": sprt.model,
-            },
-            "paired": self.paired,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> EventInfo:
-        """The inverse of ``to_json``."""
-        table = data.get("points_table")
-        sprt = data.get("sprt")
-        return cls(
-            event=str(data["event"]),
-            game=str(data["game"]),
-            names=tuple(str(n) for n in data["names"]),
-            players=int(data["players"]),
-            total=int(data["total"]),
-            points_table=tuple(float(v) for v in table) if table is not None else None,
-            sprt=Sprt(**sprt) if sprt is not None else None,
-            paired=bool(data.get("paired", False)),
         )
 
 

@@ -16,6 +16,7 @@ from tournaments.event.schedule import (
     swiss_pairings,
     swiss_round_fixtures,
 )
+from tournaments.event.wire import WireError, from_json
 from tournaments.results.standings import place_points
 from tournaments.results.summary import EventInfo
 from tournaments.store.event_dir import open_event
@@ -60,7 +61,7 @@ def event_knockout(directory: Path) -> tuple[KnockoutStep, tuple[str, ...]] | No
         return None
     config, info_json, _ = header
     try:
-        info = EventInfo.from_json(info_json)
+        info = from_json(EventInfo, info_json)
         seat_order = str(config.get("seat_order") or "all")
         per = int(config.get("games_per_encounter") or block_size(info.players, seat_order))
         step = knockout_step(
@@ -70,7 +71,7 @@ def event_knockout(directory: Path) -> tuple[KnockoutStep, tuple[str, ...]] | No
             _finished(directory, info.points_table),
             seat_order=seat_order,
         )
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
+    except (KeyError, TypeError, ValueError, RulesError, WireError) as exc:
         raise JournalError(f"{directory}: unreadable tournament header: {exc}") from None
     return step, info.names
 

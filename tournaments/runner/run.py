@@ -47,6 +47,7 @@ import trio
 
 from tournaments.event import stream
 from tournaments.event.plan import Plan
+from tournaments.event.wire import to_json
 from tournaments.play.slot import PlayerFactory
 from tournaments.play.worker import cpu_times
 from tournaments.results.counts import Counts
@@ -185,7 +186,7 @@ async def run_tournament(
     # A new journal's header is written once the games can be played (the cluster
     # reached, the workers started): a run that fails before leaves nothing a rerun
     # would take for a started tournament.
-    with Journal.open(out, config_json, info.to_json(), resume=resume, begin=False) as journal:
+    with Journal.open(out, config_json, to_json(info), resume=resume, begin=False) as journal:
         result = RunResult(out, journal.counts, total=total)
         tally = Tally(info, journal.counts)
         result.sprt_decision = tally.sprt_decision()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.errors import RulesError
+from tournaments.event.wire import WireError, from_json
 from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
@@ -66,8 +67,8 @@ def _info(directory: Path, header: dict[str, object] | None) -> EventInfo:
         why = "no readable first line in" if (directory / JOURNAL).exists() else "no"
         raise JournalError(f"{directory} holds no tournament ({why} {JOURNAL})")
     try:
-        return EventInfo.from_json(header)
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        return from_json(EventInfo, header)
+    except (KeyError, TypeError, ValueError, RulesError, WireError) as exc:
         raise JournalError(f"{directory}: unreadable tournament header: {exc}") from None
 
 
