@@ -50,7 +50,10 @@ def test_a_port_in_use_is_one_line_before_any_game(
         status, _, err = cli(capsys, *args)
     assert status == 2
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("referee: error: --live: the live view could")
+    assert len(lines) == 1 and lines[0] == (
+        "referee: error: --live: the live view could not start: "
+        f"cannot listen on 127.0.0.1:{port}: Address already in use"
+    )  # the server's own line once, not 'referee: error:' twice
     assert not (tmp_path / "ev" / "journal.jsonl").exists()
 
 

@@ -90,6 +90,7 @@ def live_server(directory: Path, address: tuple[str, int]) -> Iterator[str]:
             process.kill()
             reason = process.stderr.read().decode(errors="replace").strip().splitlines()
             why = reason[-1] if reason else "it did not start"
+            why = why.removeprefix("referee: error: ")  # the server's own line, not ours
             raise ConfigError(f"--live: the live view could not start: {why}")
         yield line
     finally:
