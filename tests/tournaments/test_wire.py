@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 from protocol.sandbox import SandboxSettings
 from protocol.spec import EngineSpec
 from referee.clock import TimeControl
-from referee.core import Termination
+from referee.core import Outcome, Termination
 from referee.score_rules import DrawRule, ResignRule, ScoreRules
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.wire import WireError, from_json, to_json, writer_without
-from tournaments.play.worker import Assignment, Hello
+from tournaments.play.worker import Assignment, Failed, Hello, Played
+from tournaments.results.game import GameReport
 
 small = st.integers(min_value=1, max_value=10**6)
 seconds = st.floats(min_value=0, max_value=1e5, allow_nan=False, allow_infinity=False)
@@ -168,6 +169,12 @@ FULL_SETUP = SlotSetup(
     feed_moves=False, keep_feed=True, transcript_file="/t.log",
 )  # fmt: skip
 FULL_JOB = Job(number=7, round=2, block=1, table=(1, 0), seed=99, opening=("e5",), start="x")
+FULL_REPORT = GameReport(
+    number=7, round=2, block=1, table=(1, 0), seats=("b", "a"),
+    outcome=Outcome(Termination.TIMEOUT, (2, 1), (0.0, 1.0), culprit=0, reason="late"),
+    plies=3, record="[Game \"trike\"]\n", overheads=(0.000125,), round_trips=(0.5, 0.25),
+    transcript="/o/logs/transcripts-1.log",
+)  # fmt: skip
 
 
 def _values(value: Any) -> list[Any]:
@@ -186,9 +193,11 @@ def test_every_field_of_every_carried_type_is_set_and_travels() -> None:
     written under its name and read back, with no codec change; and the full examples
     here set every field off its default, so a new field fails this test until it is
     set here too (and so is proved to travel)."""
-    carried = _carried(Hello) | _carried(Assignment)
+    carried = _carried(Hello) | _carried(Assignment) | _carried(Played) | _carried(Failed)
     assert {EngineSpec, SandboxSettings, TimeControl, ScoreRules, Job, SlotSetup} <= carried
+    assert {GameReport, Outcome} <= carried
     values = _values(Hello(FULL_SETUP, 3)) + _values(Assignment(1, FULL_JOB))
+    values += _values(Played(2, FULL_REPORT)) + _values(Failed("ValueError: x", "Traceback"))
     assert {type(v) for v in values} == carried
     for value in values:
         data = to_json(value)

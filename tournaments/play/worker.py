@@ -10,11 +10,12 @@ The runner and a worker speak JSON lines over the worker's stdin and stdout:
 * runner → worker, first line: a ``Hello`` (``{"setup": <SlotSetup>, "slots": K}``);
   then one ``Assignment`` (``{"slot": i, "job": <Job>}``) per game, only to a slot that
   is idle; both written and read by the one codec (``event.wire``);
-* worker → runner: ``{"ready": true}`` once its slots are open; then one
-  ``{"slot": i, "report": <GameReport>}`` per game (the report as the codec writes
-  it, timings and all); ``{"error": "..."}`` before it
-  exits on a bug; last, ``{"cpu": [own, engines]}``: CPU seconds the worker and its
-  (ended) engines used since it was ready, for benchmarks.
+* worker → runner: ``{"ready": true}`` once its slots are open; then one ``Played``
+  (``{"slot": i, "report": <GameReport>}``) per game, the report timings and all; a
+  ``Failed`` (``{"error": "...", "traceback": ...}``) before it exits on an error; last,
+  ``{"cpu": [own, engines]}``: CPU seconds the worker and its (ended) engines used
+  since it was ready, for benchmarks. ``Played`` and ``Failed`` are written and read
+  by the codec too; which message a line is, its first key tells.
 
 End of input means stop: once every game it was sent has ended (the runner's normal
 end), its slots close as a match ends, so their engines get ``quit`` and exit by
@@ -104,6 +105,23 @@ class Assignment:
     job: Job
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A worker's message per finished game: the slot that played it and its report."""
+
+    slot: int
+    report: GameReport
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A worker's last message when it stops on an error: the error's one line, and its
+    traceback when it is a bug (not a ``UserError``)."""
+
+    error: str
+    traceback: str | None = None
+
+
 class LineReader:
     """The lines of a byte stream, framed by ``protocol.lines.LineBuffer`` (the engine
     protocol's framing: ``\n`` ends a line, a ``\r`` before it is dropped, text is
@@ -175,7 +193,7 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
     async def run_slot(index: int, jobs: trio.MemoryReceiveChannel[Job]) -> None:
         async def report(played: GameReport) -> None:
             unfinished[index] -= 1
-            await emit({"slot": index, "report": to_json(played)})
+            await emit(to_json(Played(index, played)))
 
         async with jobs:
             await play_jobs(setup, jobs, report, shared_loop=count > 1)
@@ -225,11 +243,12 @@ async def _worker_main() -> None:
             first: BaseException = exc
             while isinstance(first, BaseExceptionGroup) and first.exceptions:
                 first = first.exceptions[0]
-            message = {"error": "".join(traceback.format_exception_only(first)).strip()}
-            if not isinstance(first, UserError):  # a bug: the runner shows where it was
-                message["traceback"] = "".join(traceback.format_exception(first))
+            line = "".join(traceback.format_exception_only(first)).strip()
+            trace = None  # a user error: its line; a bug: the runner shows where it was
+            if not isinstance(first, UserError):
+                trace = "".join(traceback.format_exception(first))
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                await stdout.send_all(_encode(message))
+                await stdout.send_all(_encode(to_json(Failed(line, trace))))
             raise
         finally:
             nursery.cancel_scope.cancel()
@@ -298,14 +317,13 @@ class _Worker:
                 if message.get("ready"):
                     self.ready.set()
                 elif "report" in message:
-                    report = from_json(GameReport, message["report"])
+                    report = from_json(Played, message).report
                     waiting = self.waiting.pop(report.number, None)
                     if waiting is not None:  # else its game was abandoned
                         waiting.send_nowait(report)
                 elif "error" in message:
-                    self.failure = str(message["error"])
-                    trace = message.get("traceback")
-                    self.trace = str(trace) if trace is not None else None
+                    failed = from_json(Failed, message)
+                    self.failure, self.trace = failed.error, failed.traceback
                 elif "cpu" in message:
                     own, engines = message["cpu"]
                     self.cpu = (float(own), float(engines))
