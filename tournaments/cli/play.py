@@ -32,8 +32,8 @@ from tournaments.cli.tournament_setup import (
     RunOptions,
     checked_plan,
     clock_flag,
+    common_option_settings,
     engine_entrants,
-    shared_option_settings,
 )
 from tournaments.event.config import TournamentConfig, parse_config
 from tournaments.event.plan import Plan
@@ -93,7 +93,7 @@ def play_setup(options: PlayOptions) -> Plan:
         config), a bad setting (as ``tournament``'s config), a record file that cannot
         be written, or as ``checked_plan``.
     """
-    settings, _ = shared_option_settings(options)
+    settings, _ = common_option_settings(options)
     make_game(options.game, settings.get("options", {})).check_players(len(options.engine))
     settings["games"] = options.games  # in all (tournament's --games: per encounter)
     entrants, shared = engine_entrants(

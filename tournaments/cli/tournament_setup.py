@@ -158,7 +158,7 @@ def tournament_setup(options: TournamentOptions) -> TournamentSetup:
 
 def _option_settings(options: TournamentOptions) -> tuple[dict[str, Any], dict[str, str]]:
     """The config keys the options give (overrides of the file's): those ``play`` has
-    too (``shared_option_settings``), then the tournament's own; and, for the plain
+    too (``common_option_settings``), then the tournament's own; and, for the plain
     ones, the flag that gave each (for the override notes).
 
     :raises ConfigError: ``--games`` and ``--games-per-encounter`` differ, ``--rounds``
@@ -172,7 +172,7 @@ def _option_settings(options: TournamentOptions) -> tuple[dict[str, Any], dict[s
             "give --rounds or --max-games, not both (--max-games repeats the schedule until"
             " that many games, whatever the rounds)"
         )
-    overrides, flags = shared_option_settings(options)
+    overrides, flags = common_option_settings(options)
     own, own_flags = _given(
         {
             "format": (options.fmt, "--format"),
@@ -193,7 +193,7 @@ def _option_settings(options: TournamentOptions) -> tuple[dict[str, Any], dict[s
     return overrides, flags
 
 
-def shared_option_settings(options: SharedOptions) -> tuple[dict[str, Any], dict[str, str]]:
+def common_option_settings(options: CommonOptions) -> tuple[dict[str, Any], dict[str, str]]:
     """The config keys that ``play`` and ``tournament`` both take from their options of
     the same names (those given: None is not given), and the flag that gave each plain
     one (for ``tournament``'s override notes).
@@ -236,9 +236,9 @@ def openings_section(file: Path | None, plies: int | None) -> dict[str, Any]:
     return section
 
 
-class SharedOptions(Protocol):
+class CommonOptions(Protocol):
     """The options ``play`` and ``tournament`` both have, by the same names
-    (``PlayOptions``, ``TournamentOptions``): ``shared_option_settings`` and
+    (``PlayOptions``, ``TournamentOptions``): ``common_option_settings`` and
     ``RunOptions.given`` read them, so each is turned into the config once for both."""
 
     @property
@@ -296,7 +296,7 @@ class RunOptions:
     ``shared_settings`` gives them), for the entrants that declare the feature."""
 
     @classmethod
-    def given(cls, options: SharedOptions, shared: dict[str, int]) -> RunOptions:
+    def given(cls, options: CommonOptions, shared: dict[str, int]) -> RunOptions:
         """The run options of a command's ``options``, with its ``shared`` limits."""
         return cls(
             max_plies=options.max_plies,
