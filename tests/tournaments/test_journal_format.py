@@ -29,10 +29,12 @@ from tournaments.cluster.task import Finished
 from tournaments.event.config import parse_config
 from tournaments.event.plan import Plan
 from tournaments.event.wire import WireError, from_json, to_json
+from tournaments.results.counts import Counts
 from tournaments.results.game import GameReport
 from tournaments.results.sprt import Sprt
 from tournaments.results.summary import EventInfo
 from tournaments.runner.run import run_tournament
+from tournaments.store.checkpoint import CHECKPOINT, header_digest, read_checkpoint
 from tournaments.store.event_dir import read_event
 from tournaments.store.journal import (
     GAMES,
@@ -42,6 +44,7 @@ from tournaments.store.journal import (
     read_journal,
     report_of,
 )
+from tournaments.store.numbers import GameNumbers
 
 DATA = Path(__file__).parent / "data" / "journal_v1"
 MODES = ("all", "failures")
@@ -287,3 +290,53 @@ def test_a_header_whose_event_info_does_not_read_is_one_journal_error(tmp_path: 
         read_event(out)
     message = str(info.value)
     assert message.endswith("unreadable tournament header: EventInfo.names[1]: expected str, not 2")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_checkpoint_of_the_earlier_form_reads(mode: str) -> None:
+    """``tally.json`` as the referee wrote it before the codec (its fields by hand, in
+    another order) reads as the same checkpoint, and is written back with the same keys."""
+    directory = DATA / mode
+    journal = (directory / JOURNAL).read_bytes()
+    header = journal[: journal.index(b"\n") + 1]
+    checkpoint = read_checkpoint(directory, header_digest(header), len(journal))
+    assert checkpoint is not None
+    earlier = json.loads((directory / CHECKPOINT).read_text())
+    assert (checkpoint.end, checkpoint.games_end) == (earlier["end"], earlier["games_end"])
+    assert checkpoint.voids == earlier["voids"]
+    assert len(checkpoint.numbers) == earlier["numbers"]["count"]
+    assert {"version": 1, "journal": earlier["journal"], **to_json(checkpoint)} == earlier
+
+
+def test_a_checkpoint_of_the_earlier_form_with_games_reads(tmp_path: Path) -> None:
+    out = tmp_path / "event"
+    shutil.copytree(DATA / "all", out)
+    journal = (out / JOURNAL).read_bytes()
+    digest = header_digest(journal[: journal.index(b"\n") + 1])
+    games = old_games(out)
+    counts = Counts.of(("greedy-1", "random-2"), True, games.values())
+    numbers = GameNumbers()
+    for number in games:
+        numbers.add(number)
+    games_end = len((out / GAMES).read_bytes())
+    earlier: dict[str, Any] = {  # write_checkpoint's dict before the codec, field by field
+        "version": 1,
+        "journal": digest,
+        "end": len(journal),
+        "games_end": games_end,
+        "voids": 1,
+        "runner_voids": 0,
+        "numbers": numbers.to_json(),
+        "counts": counts.to_json(),
+    }
+    (out / CHECKPOINT).write_text(json.dumps(earlier))
+    checkpoint = read_checkpoint(out, digest, len(journal))
+    assert checkpoint is not None and checkpoint.counts.done == 4
+    assert checkpoint.counts.to_json() == counts.to_json()
+    assert checkpoint.numbers.to_json() == numbers.to_json()
+    assert (checkpoint.end, checkpoint.voids) == (len(journal), 1)
+    assert checkpoint.games_end == games_end > 0
+    del earlier["runner_voids"]  # older still: read as none
+    (out / CHECKPOINT).write_text(json.dumps(earlier))
+    older = read_checkpoint(out, digest, len(journal))
+    assert older is not None and to_json(older) == to_json(checkpoint)

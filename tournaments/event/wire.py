@@ -61,7 +61,8 @@ class JsonForm(Protocol):
         """The value ``write`` wrote as ``data``.
 
         :raises ValueError, TypeError: ``data`` is not of this form (the codec's
-            ``WireError`` then names the field and the form's class).
+            ``WireError`` then names the field and the form: its ``name`` if it has
+            one, else its class's).
         """
 
 
@@ -345,7 +346,7 @@ def _formed(form: JsonForm) -> _Decoder:
         try:
             return form.read(data)
         except (ValueError, TypeError):
-            raise _fail(type(form).__name__, data) from None
+            raise _fail(str(getattr(form, "name", type(form).__name__)), data) from None
 
     return read
 

@@ -25,7 +25,9 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any
 
+from tournaments.event.wire import WireError, from_json, to_json
 from tournaments.results.counts import Counts
 from tournaments.store.numbers import GameNumbers
 
@@ -33,19 +35,41 @@ CHECKPOINT = "tally.json"
 VERSION = 1
 
 
+class Packed:
+    """The JSON form of a value that packs itself (``to_json``, ``from_json``): the counts
+    by outcome key, the game numbers as a compressed bitmap (a ``JsonForm`` of
+    ``tournaments.event.wire``)."""
+
+    def __init__(self, kind: Any) -> None:
+        self.kind = kind
+        self.name = f"a packed {kind.__name__}"
+
+    def write(self, value: Any) -> Any:
+        return value.to_json()
+
+    def read(self, data: Any) -> Any:
+        """:raises ValueError, TypeError: not such a value's packed form."""
+        try:
+            return self.kind.from_json(data)
+        except KeyError as exc:
+            raise ValueError(f"no {exc}") from None
+
+
 @dataclass
 class Checkpoint:
-    """What the first ``end`` bytes of a journal hold, counted."""
+    """What the first ``end`` bytes of a journal hold, counted; ``tally.json`` holds it
+    as the one codec writes it, after its ``version`` and ``journal`` digest."""
 
-    counts: Counts
+    counts: Annotated[Counts, Packed(Counts)]
     end: int
     """Journal bytes covered (the end of a complete line)."""
     games_end: int = 0
     """Bytes of ``games.tgn`` holding exactly the records of the counted games."""
     voids: int = 0
-    numbers: GameNumbers = field(default_factory=GameNumbers)
+    numbers: Annotated[GameNumbers, Packed(GameNumbers)] = field(default_factory=GameNumbers)
     runner_voids: int = 0
-    """Of ``voids``, those voided by the referee's own lateness."""
+    """Of ``voids``, those voided by the referee's own lateness (absent from older
+    checkpoints: read as 0)."""
 
 
 def header_digest(header_line: bytes) -> str:
@@ -56,16 +80,7 @@ def header_digest(header_line: bytes) -> str:
 
 def write_checkpoint(directory: Path, checkpoint: Checkpoint, digest: str) -> None:
     """Replace ``tally.json``; a failure is ignored (readers fall back to the journal)."""
-    data = {
-        "version": VERSION,
-        "journal": digest,
-        "end": checkpoint.end,
-        "games_end": checkpoint.games_end,
-        "voids": checkpoint.voids,
-        "runner_voids": checkpoint.runner_voids,
-        "numbers": checkpoint.numbers.to_json(),
-        "counts": checkpoint.counts.to_json(),
-    }
+    data = {"version": VERSION, "journal": digest, **to_json(checkpoint)}
     path = directory / CHECKPOINT
     temporary = path.with_name(f".{CHECKPOINT}.tmp")
     with contextlib.suppress(OSError):
@@ -84,20 +99,15 @@ def read_checkpoint(directory: Path, digest: str, journal_size: int) -> Checkpoi
     ``journal_size``, or None when there is none usable (see the module docstring)."""
     try:
         data = json.loads((directory / CHECKPOINT).read_bytes())
-        if not isinstance(data, dict) or data.get("version") != VERSION:
+        if not isinstance(data, dict) or data.pop("version", None) != VERSION:
             return None
-        if data.get("journal") != digest:
+        if data.pop("journal", None) != digest:
             return None
-        end = int(data["end"])
-        if not 0 < end <= journal_size:
-            return None
-        numbers = GameNumbers.from_json(data["numbers"])
-        counts = Counts.from_json(data["counts"])
-        if counts.done > len(numbers):
-            return None
-        runner_voids = int(data.get("runner_voids", 0))  # absent from older checkpoints
-        return Checkpoint(
-            counts, end, int(data["games_end"]), int(data["voids"]), numbers, runner_voids
-        )
-    except (OSError, ValueError, KeyError, TypeError):
+        checkpoint = from_json(Checkpoint, data)
+    except (OSError, ValueError, KeyError, TypeError, WireError):
         return None
+    if not 0 < checkpoint.end <= journal_size:
+        return None
+    if checkpoint.counts.done > len(checkpoint.numbers):
+        return None
+    return checkpoint
