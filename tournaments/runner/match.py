@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import trio
@@ -33,26 +33,13 @@ from tournaments.event.plan import Plan
 from tournaments.play.slot import PlayerFactory
 from tournaments.results.game import GameReport
 from tournaments.runner.record_out import open_record_out
-from tournaments.runner.records import Recorder
+from tournaments.runner.records import Played, Recorder
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
 
 
-@dataclass
-class MatchResult:
-    """What a match did."""
-
-    played: list[GameReport] = field(default_factory=list)
-    """Scored games in finishing order (empty unless ``keep_played``)."""
-    played_count: int = 0
-    """Scored games (written to the record file)."""
-    voids: int = 0
-    """Void attempts (each game was played again)."""
-    runner_voids: int = 0
-    """Of ``voids``, those voided by the referee's own lateness (no engine blamed)."""
-    startup: float = 0.0
-    """Seconds to open the slots (start workers)."""
-    wall: float = 0.0
-    """Seconds from the slots being ready to the last game."""
+@dataclass(kw_only=True)
+class MatchResult(Played):
+    """What a match did: its scored games are those written to the record file."""
 
 
 def _passed_on(
@@ -62,13 +49,7 @@ def _passed_on(
     ``result``, then passed to ``on_game``."""
 
     def count(report: GameReport) -> None:
-        if report.void:
-            result.voids += 1
-            result.runner_voids += report.runner_fault
-        else:
-            result.played_count += 1
-            if keep_played:
-                result.played.append(report)
+        result.count(report, keep=keep_played)
         if on_game is not None:
             on_game(report)
 

@@ -1,5 +1,6 @@
-"""Recording finished games: the journal in synced groups (``Recorder``) and
-``results.json`` (``ResultsFile``)."""
+"""Recording finished games: the journal in synced groups (``Recorder``),
+``results.json`` (``ResultsFile``), and what a run played (``Played``: counted alike by
+a tournament's run and a match)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import trio
@@ -18,6 +19,37 @@ from tournaments.results.summary import EventInfo, summarize_counts
 from tournaments.results.tables import render
 from tournaments.store.journal import write_atomic, write_failed
 from tournaments.store.writer import Journal
+
+
+@dataclass(kw_only=True)
+class Played:
+    """What a run played, counted the same way by a tournament's run
+    (``runner.run.RunResult``) and a match (``runner.match.MatchResult``)."""
+
+    played: list[GameReport] = field(default_factory=list)
+    """Games finished by this run, in finishing order (empty unless kept: ``count``)."""
+    played_count: int = 0
+    """Games finished by this run."""
+    voids: int = 0
+    """Void games in this run (each was played again)."""
+    runner_voids: int = 0
+    """Of ``voids``, those voided by the referee's own lateness (no engine blamed)."""
+    startup: float = 0.0
+    """Seconds to open the slots (start workers)."""
+    wall: float = 0.0
+    """Seconds from the slots being ready to the last game."""
+
+    def count(self, report: GameReport, *, keep: bool) -> bool:
+        """Count a finished game, or a void attempt; ``keep``: keep a finished game's
+        report in ``played``. Whether the game counted as finished (not void)."""
+        if report.void:
+            self.voids += 1
+            self.runner_voids += report.runner_fault
+            return False
+        self.played_count += 1
+        if keep:
+            self.played.append(report)
+        return True
 
 
 class ResultsFile:

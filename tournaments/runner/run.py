@@ -40,7 +40,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import trio
@@ -55,7 +55,7 @@ from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.runner.events import EventLog
 from tournaments.runner.phases import knockout_state, phases
-from tournaments.runner.records import ResultsFile, journal_recorder
+from tournaments.runner.records import Played, ResultsFile, journal_recorder
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
 from tournaments.runner.tally import Tally
 from tournaments.store.event_dir import read_event
@@ -93,29 +93,17 @@ class Progress:
 
 
 @dataclass
-class RunResult:
-    """What a run did."""
+class RunResult(Played):
+    """What a run did (what it played: ``Played``)."""
 
     out: Path
     counts: Counts
     """The tables' counts of every finished game, earlier runs included."""
-    played: list[GameReport] = field(default_factory=list)
-    """Games finished by this run, in finishing order (empty unless ``keep_played``)."""
-    played_count: int = 0
-    """Games finished by this run."""
     total: int = 0
     complete: bool = False
     """Every game is finished, or the SPRT decided."""
     sprt_decision: str | None = None
     """``H0``, ``H1`` or None."""
-    voids: int = 0
-    """Void games in this run (each was played again)."""
-    runner_voids: int = 0
-    """Of ``voids``, those voided by the referee's own lateness (no engine blamed)."""
-    wall: float = 0.0
-    """Seconds from the slots being ready to the last game."""
-    startup: float = 0.0
-    """Seconds to open the slots (start workers)."""
     cpu_runner: float = 0.0
     """CPU seconds of this process from the slots being ready to the end."""
     cpu_workers: float = 0.0
@@ -264,13 +252,8 @@ async def run_tournament(
                 def after(report: GameReport) -> None:
                     if events is not None:
                         events.finished(report)
-                    if report.void:
-                        result.voids += 1
-                        result.runner_voids += report.runner_fault
-                        return
-                    result.played_count += 1
-                    if keep_played:
-                        result.played.append(report)
+                    if not result.count(report, keep=keep_played):
+                        return  # a void attempt: played again
                     tally.add(report)
                     if info.sprt is not None:
                         result.sprt_decision = tally.sprt_decision()
