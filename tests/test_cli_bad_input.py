@@ -98,6 +98,8 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("check-engine-negative-timeout", ("check-engine", "trike", "--timeout", "-1", "--",
                                        "random"), "--timeout"),
     ("bench-bad-tc", ("bench", "--concurrency", "1", "--tc", "fast"), "fast"),
+    # --tc was ignored without --concurrency: minutes of the default runs, none at that clock
+    ("bench-tc-alone", ("bench", "--tc", "fast"), "--tc sets the clock of the --concurrency"),
     ("bench-unknown-engine", ("bench", "--concurrency", "1", "--engine", BAD_ENGINE),
      BAD_ENGINE),
     ("tournament-config-missing", ("tournament", "{missing}", "--out", "{missing}"),

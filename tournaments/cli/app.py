@@ -324,7 +324,10 @@ def bench_command(
         list[int] | None,
         typer.Option("--concurrency", "-c", min=1, help="Only tournament runs at these."),
     ] = None,
-    tc: Annotated[str, typer.Option("--tc", help="Clock of the tournament runs.")] = "60+1",
+    tc: Annotated[
+        str | None,
+        typer.Option("--tc", help="Clock of the --concurrency tournament runs (default 60+1)."),
+    ] = None,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -342,8 +345,10 @@ def bench_command(
     """
     from tournaments.bench.throughput import DEFAULT_TOURNAMENTS, run_benchmarks, tournament_lines
 
+    if tc is not None and not concurrency:  # the default runs have clocks of their own
+        raise UserError("--tc sets the clock of the --concurrency runs: give --concurrency too")
     if concurrency:
-        runs = [(c, tc) for c in concurrency]
+        runs = [(c, tc or "60+1") for c in concurrency]
         for line in tournament_lines(tournament_games, engine, runs, workers):
             typer.echo(line)
         return
