@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import traceback
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -54,13 +55,21 @@ if TYPE_CHECKING:
     from protocol.spec import EngineSpec
     from referee.core import Game
 
-app = typer.Typer(
-    name="referee",
-    help="Referee and tournament runner for the Tri- family of abstract board games.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+
+
+def _typer() -> typer.Typer:
+    """A ``Typer`` with the root's settings: ``app``, and the root ``cli_command`` builds."""
+    return typer.Typer(
+        name="referee",
+        help="Referee and tournament runner for the Tri- family of abstract board games.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+
+
+app = _typer()
+"""Every command, registered below; ``cli_command`` makes the tree ``main`` runs of it."""
 
 _debug = False
 
@@ -382,9 +391,50 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
+class _CommandsOnDemand(MutableMapping[str, Any]):
+    """The root group's commands by name, each made (typer reads its signature, evaluates
+    its annotations and builds its options) and given readable help on its first lookup.
+
+    Making all thirteen takes tens of milliseconds (typer evaluates every annotation and
+    builds every option), in each of the hundreds of ``referee`` processes a test run
+    starts, and a run needs one: ``referee play`` makes only ``play``; the root's
+    ``--help`` lists, and so makes, them all.
+    """
+
+    def __init__(self, infos: list[Any]) -> None:
+        self._infos: dict[str, Any] = {info.name: info for info in infos}
+        self._made: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._made:
+            one = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+            one.registered_commands.append(self._infos[name])  # KeyError: no such command
+            self._made[name] = readable(typer.main.get_command(one))  # one command: itself
+        return self._made[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._made[name] = command
+        self._infos.setdefault(name, None)
+
+    def __delitem__(self, name: str) -> None:
+        del self._infos[name]
+        self._made.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
+
+
 def cli_command() -> Any:
-    """The whole command tree as ``main`` runs it, with readable help (``help_text``)."""
-    return readable(typer.main.get_command(app))
+    """The whole command tree as ``main`` runs it, with readable help (``help_text``):
+    the root group, whose commands are made when looked up (``_CommandsOnDemand``)."""
+    root = _typer()
+    root.registered_callback = app.registered_callback
+    group = readable(typer.main.get_command(root))  # a group of no command yet
+    group.commands = _CommandsOnDemand(app.registered_commands)
+    return group
 
 
 def main() -> None:

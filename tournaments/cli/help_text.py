@@ -2,8 +2,9 @@
 
 Typer labels values by their Python type (``<bool>``, ``<list[str]>``, ``<int range>
 [x>=1]``) and wraps required arguments in braces (``{GAME}``) and optional ones in
-brackets. ``readable(command)`` walks the whole command tree once, before it runs, and
-turns that into what cutechess or fastchess users expect:
+brackets. ``readable(command)`` changes a command (and a group's commands made so far)
+before it runs (``app`` gives it the root, then each command as it is made), and turns
+that into what cutechess or fastchess users expect:
 
 * a flag shows no value at all (``--quiet``, not ``--quiet <bool>``);
 * a value shows its metavar: the one the option declares (``GAME``, ``FILE``, ``DIR``,
