@@ -155,14 +155,18 @@ def test_memory_of_the_command_does_not_grow_with_the_file(
     As in ``tests/referee/test_record_stream.py``, CPython's free lists are emptied every
     25 games (``gc.collect``) so that the peak shows what the command holds. The big file
     is above the single page's limit: its page is paged, whose list blocks are made
-    50 rows long here (1,000 by default: a bounded block, but as big as this file's
-    growth)."""
+    50 rows long and game blocks 20 games here (1,000 and 100 by default: bounded
+    blocks, but as big as this file's growth, and a block the small file never fills
+    would show as growth: the command line's own peak, all its commands made, hid that
+    until a run made only the command it runs)."""
     small = _file(tmp_path / "small.tgn", 60, disputed=(7,))
     big = tmp_path / "big.tgn"
     big.write_text(small.read_text() * 20)
     monkeypatch.setattr(stream, "BATCH_BYTES", 8 * 1024)
     monkeypatch.setattr(verdicts, "LIST_BLOCK", 50)
     monkeypatch.setattr(paged_page, "LIST_BLOCK", 50)
+    monkeypatch.setattr(verdicts, "GAME_BLOCK", 20)
+    monkeypatch.setattr(paged_page, "GAME_BLOCK", 20)
     add = VerdictPages.add
     added = 0
 
