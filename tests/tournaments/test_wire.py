@@ -254,6 +254,11 @@ def test_keyword_only_fields_and_left_out_defaults_read() -> None:
     )
     assert from_json(Keyed, {"b": "y", "a": 1}) == Keyed(a=1, b="y")
     assert from_json(Keyed, {"a": 2}) == Keyed(a=2)
+    Mixed = dataclasses.make_dataclass(
+        "Mixed", [("k", int, dataclasses.field(kw_only=True)), ("p", str)]
+    )  # a keyword-only field before a positional one: __init__ takes it last
+    assert from_json(Mixed, {"k": 1, "p": "x"}) == Mixed("x", k=1)
+    assert _travel(Mixed("y", k=2)) == Mixed("y", k=2)
 
 
 @dataclasses.dataclass(frozen=True)

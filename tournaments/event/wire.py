@@ -521,7 +521,8 @@ def _compiled(
             f"    if {value} is _left_out: {value} = {default}",
             f"    else:\n        {read}",
         ]
-    args = (f"{f.name}=v{i}" if f.kw_only else f"v{i}" for i, f in enumerate(fields))
+    args = [f"v{i}" for i, f in enumerate(fields) if not f.kw_only]
+    args += [f"{f.name}=v{i}" for i, f in enumerate(fields) if f.kw_only]  # after, as __init__'s
     lines.append(f"    return cls({', '.join(args)})")
     exec(_code("\n".join(lines) + "\n", [f.name for f in fields]), namespace)
     compiled: _Decoder = namespace["read"]
