@@ -117,11 +117,7 @@ async def run_match(
             nursery.start_soon(recorder.run)
             started = time.perf_counter()
             result.startup = started - opened
-            try:
-                await play_all(jobs, recorder.submit, recorder.ready)
-            except Exception:
-                await recorder.close()  # write the games that did finish, then stop
-                raise
+            await recorder.record(play_all, jobs)  # on an error: the games that finished
             await recorder.close()
         result.wall = time.perf_counter() - started
     return result

@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -19,6 +20,10 @@ from tournaments.results.summary import EventInfo, summarize_counts
 from tournaments.results.tables import render
 from tournaments.store.journal import write_atomic, write_failed
 from tournaments.store.writer import Journal
+
+if TYPE_CHECKING:  # slots open the games; records only hands their reports on
+    from tournaments.event.jobs import Job
+    from tournaments.runner.slots import PlayAll
 
 
 @dataclass(kw_only=True)
@@ -196,6 +201,18 @@ class Recorder:
                     self.after(item)
                 self.progress.set()
                 self.progress = trio.Event()
+
+    async def record(self, play_all: PlayAll, jobs: Iterable[Job]) -> None:
+        """Play ``jobs`` through ``play_all`` (``runner.slots.open_games``), every report
+        submitted here, and wait until they are all recorded; when the play fails, the
+        games that did finish are recorded before the error goes on (the journal, or a
+        match's record file, keeps every game that finished)."""
+        try:
+            await play_all(jobs, self.submit, self.ready)
+        except Exception:
+            await self.flush()
+            raise
+        await self.flush()
 
     async def flush(self) -> None:
         """Wait until every submitted report is recorded (without the interval's wait)."""

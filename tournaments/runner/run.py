@@ -288,12 +288,7 @@ async def run_tournament(
                 with stop:
                     for fixtures in phases(plan, journal):
                         jobs = (plan.job(f) for f in fixtures if f.number not in journal.numbers)
-                        try:
-                            await play_all(jobs, recorder.submit, recorder.ready)
-                        except Exception:
-                            await recorder.flush()  # journal the games that did finish
-                            raise
-                        await recorder.flush()
+                        await recorder.record(play_all, jobs)
                     # Every phase played: complete even where the total is only the most
                     # games the format could take (a knockout's unplayed tiebreaks).
                     played_out = True
