@@ -33,12 +33,12 @@ from tournaments.event.plan import Plan
 from tournaments.play.slot import PlayerFactory
 from tournaments.results.game import GameReport
 from tournaments.runner.record_out import open_record_out
-from tournaments.runner.records import Played, Recorder
+from tournaments.runner.records import GamesPlayed, Recorder
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
 
 
 @dataclass(kw_only=True)
-class MatchResult(Played):
+class MatchResult(GamesPlayed):
     """What a match did: its scored games are those written to the record file."""
 
 

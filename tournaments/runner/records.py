@@ -1,5 +1,5 @@
 """Recording finished games: the journal in synced groups (``Recorder``),
-``results.json`` (``ResultsFile``), and what a run played (``Played``: counted alike by
+``results.json`` (``ResultsFile``), and what a run played (``GamesPlayed``: counted alike by
 a tournament's run and a match)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # slots open the games; records only hands their reports on
 
 
 @dataclass(kw_only=True)
-class Played:
+class GamesPlayed:
     """What a run played, counted the same way by a tournament's run
     (``runner.run.RunResult``) and a match (``runner.match.MatchResult``)."""
 

@@ -55,7 +55,7 @@ from tournaments.results.game import GameReport
 from tournaments.results.summary import EventInfo, Summary, summarize_counts
 from tournaments.runner.events import EventLog
 from tournaments.runner.phases import knockout_state, phases
-from tournaments.runner.records import Played, ResultsFile, journal_recorder
+from tournaments.runner.records import GamesPlayed, ResultsFile, journal_recorder
 from tournaments.runner.slots import open_games, slot_counts, unwrapped
 from tournaments.runner.tally import Tally
 from tournaments.store.event_dir import read_event
@@ -93,8 +93,8 @@ class Progress:
 
 
 @dataclass
-class RunResult(Played):
-    """What a run did (what it played: ``Played``)."""
+class RunResult(GamesPlayed):
+    """What a run did (what it played: ``GamesPlayed``)."""
 
     out: Path
     counts: Counts
