@@ -29,7 +29,8 @@ sent SIGTERM, then SIGKILL ``KILL_GRACE`` seconds later unless the engine has ex
 by then (a polite stop, such as ``quit``, is the body's job, before it leaves the
 block; a sandbox's group gets SIGKILL at once: ``_kill_sandbox_group``); then what is
 left of the group is killed, the engine's strays that left the group or its session are
-frozen, killed and reaped (``protocol.reaper``), and our ends of the pipes are closed.
+frozen, killed and reaped (``protocol.reaper``; not looked for in a sandbox known to be
+empty, its process 1 reaped), and our ends of the pipes are closed.
 The process is reaped: nothing it started outlives the block.
 
 :raises EngineStartError: from ``open``: the program cannot be run.
@@ -55,7 +56,7 @@ import trio
 from protocol import reaper
 from protocol.errors import EngineStartError
 from protocol.lines import LossyLineBuffer
-from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch
+from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch, info_whole
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
@@ -268,7 +269,11 @@ class EngineProcess:
             self._note(message)
             raise EngineStartError(message) from None
         self._proc = proc
-        self._started = reaper.start_time(proc.pid)
+        if self._launch is None:
+            # In the sandbox, rule 3 of the reaper (untagged orphans born later) has
+            # nothing to find: what the engine starts stays in the sandbox's PID
+            # namespace, and only bwrap's group (rule 2) can come back to us.
+            self._started = reaper.start_time(proc.pid)
         self.stdin_fd, self.stdout_fd = _fileno(proc.stdin), _fileno(proc.stdout)
         assert proc.stderr is not None
         nursery.start_soon(self._drain_stderr, proc.stderr)
@@ -283,7 +288,8 @@ class EngineProcess:
         """Root mode: read bwrap's info, write the sandbox's user maps, let it go on.
 
         The info pipe is read where it is (a read after it polled readable does not
-        block), until its end: bwrap closes it once it has written.
+        block), until bwrap's JSON is whole (``info_whole``: bwrap writes it at once) or
+        the pipe's end: waiting for the end as well cost a pass of the scheduler per start.
         """
         fd = launch.info_fd
         info = b""
@@ -295,6 +301,8 @@ class EngineProcess:
                     if not chunk:
                         break
                     info += chunk
+                    if info_whole(info):
+                        break
             launch.map_user(info)
         except (OSError, ValueError, KeyError) as exc:
             message = f"cannot start engine {self.spec.name!r} in the sandbox: {exc}"
@@ -470,7 +478,10 @@ class EngineProcess:
         reaper.unwatch(proc.pid)  # trio has reaped it: the nursery is over
         # Members of the group that outlived the leader or ignored SIGTERM.
         _signal_group(proc.pid, signal.SIGKILL)
-        await self._reap_strays(proc.pid)
+        if self._launch is None or not self._launch.emptied():
+            # A sandbox whose process 1 is reaped is empty (``SandboxLaunch.emptied``):
+            # a sweep (about 0.1 ms) would find nothing.
+            await self._reap_strays(proc.pid)
         if self._launch is not None:
             self._launch.close()
         await self.close_stdin()

@@ -197,6 +197,15 @@ def _located(program: str, path: str | None) -> str:
     return shutil.which(program, path=path) or program
 
 
+def info_whole(info: bytes) -> bool:
+    """Whether ``info`` (what bwrap wrote on its info pipe so far) is its whole JSON
+    object: bwrap writes it at once, so the reader need not wait for the pipe's end."""
+    try:
+        return isinstance(json.loads(info), dict)
+    except ValueError:
+        return False
+
+
 def _pipe() -> tuple[int, int]:
     return os.pipe2(os.O_CLOEXEC)
 
@@ -267,6 +276,9 @@ class SandboxLaunch:
         """The engine's returncode as the warden saw it (set by ``finish``)."""
         self.breach: warden.Breach | None = None
         """The limit that ended the engine, if one did (set by ``finish``)."""
+        self.child: int | None = None
+        """Root mode: the sandbox's process 1 (the warden) on the host, from bwrap's info
+        (set by ``map_user``)."""
 
     def _open(self) -> int:
         """A pipe: our read end (returned), its write end for the child."""
@@ -290,6 +302,7 @@ class SandboxLaunch:
         :raises ValueError: ``info`` is not bwrap's JSON.
         """
         child = int(json.loads(info)["child-pid"])
+        self.child = child
         maps = f"0 0 1\n{SANDBOX_UID} {SANDBOX_UID} 1\n".encode()
         for name in ("uid_map", "gid_map"):
             fd = os.open(f"/proc/{child}/{name}", os.O_WRONLY)
@@ -298,6 +311,18 @@ class SandboxLaunch:
             finally:
                 os.close(fd)
         os.write(self.block_fd, b"1")
+
+    def emptied(self) -> bool:
+        """Whether the sandbox is known to hold no process any more: its process 1, the
+        warden, has been reaped (root mode, where its host pid is known; False otherwise,
+        and while it lives or is a zombie).
+
+        The kernel ends every process of a PID namespace, and waits for them, before
+        its process 1's exit completes; what the sandbox started cannot leave its
+        namespace. So nothing of it is left to find among the referee's orphans. (A pid
+        reused since only makes this False: the caller then looks as before.)
+        """
+        return self.child is not None and not os.path.exists(f"/proc/{self.child}")
 
     def go(self) -> None:
         """Held: let the warden start the engine (once; never raises: a sandbox that died

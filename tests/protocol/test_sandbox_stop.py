@@ -1,0 +1,101 @@
+"""The end of a sandboxed start, cheaply and completely: bwrap's info read as soon as it is
+whole, and the look for strays left out only when the sandbox is known to be empty (its
+process 1 reaped). Skipped, with the reason, where bwrap cannot run."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+import trio
+
+from protocol import reaper
+from protocol.messages import NewGame
+from protocol.sandbox import SandboxSettings
+from protocol.sandbox.host import SandboxLaunch, SandboxUnavailable, info_whole, probe
+from protocol.session import EngineSession
+from protocol.spec import EngineSpec
+from tests.procs import processes
+
+GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
+
+
+@pytest.fixture(scope="module")
+def bwrap() -> None:
+    try:
+        probe()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+def test_info_is_whole_only_once_its_json_object_is() -> None:
+    whole = b'{\n    "child-pid": 1234,\n    "cgroup-namespace": 4026531835\n}\n'
+    assert info_whole(whole)
+    for cut in range(len(whole.rstrip())):
+        assert not info_whole(whole[:cut]), whole[:cut]
+    assert not info_whole(b"1234")  # JSON, not bwrap's object
+
+
+class _Counted:
+    """Counts the stray sweeps and keeps the launches of the engines started meanwhile."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sweeps = 0
+        self.launches: list[SandboxLaunch] = []
+        sweep, init = reaper.Strays.sweep, SandboxLaunch.__init__
+
+        def counted_sweep(strays: reaper.Strays) -> bool:
+            self.sweeps += 1
+            return sweep(strays)
+
+        def kept_init(launch: SandboxLaunch, *args: object, **kwargs: object) -> None:
+            init(launch, *args, **kwargs)  # type: ignore[arg-type]
+            self.launches.append(launch)
+
+        monkeypatch.setattr(reaper.Strays, "sweep", counted_sweep)
+        monkeypatch.setattr(SandboxLaunch, "__init__", kept_init)
+
+
+def _ours() -> list[str]:
+    """Our children and the processes of our process group's descendants: what a stop
+    might have left (zombies included)."""
+    me = os.getpid()
+    return [f"{p.pid} {p.state} {p.cmdline}" for p in processes() if p.ppid == me]
+
+
+async def test_an_engine_that_quits_leaves_nothing_and_its_empty_sandbox_is_not_swept(
+    bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counted = _Counted(monkeypatch)
+    spec = EngineSpec(
+        name="rnd", argv=(sys.executable, "-m", "bots", "random"), sandbox=SandboxSettings()
+    )
+    before = _ours()
+    with trio.fail_after(60):
+        async with EngineSession.open(spec) as session:
+            await session.new_game(GAME, timeout=20)
+            (launch,) = counted.launches
+            assert not launch.emptied()  # its warden runs
+    assert session.returncode == 0
+    assert _ours() == before
+    if launch.as_root:  # the warden's host pid is known: its end proves the sandbox empty
+        assert launch.emptied()
+        assert counted.sweeps == 0
+    else:
+        assert counted.sweeps >= 1
+
+
+async def test_a_sandbox_ended_by_a_kill_is_still_swept(
+    bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counted = _Counted(monkeypatch)
+    # It ignores quit and the end of its input: only the kill at the block's end stops it.
+    argv = (sys.executable, "-m", "bots", "faulty", "--mode", "ignore-quit", "--seed", "1")
+    spec = EngineSpec(name="stubborn", argv=argv, sandbox=SandboxSettings())
+    before = _ours()
+    with trio.fail_after(60):
+        async with EngineSession.open(spec, quit_grace=0.2) as session:
+            await session.new_game(GAME, timeout=20)
+    assert counted.sweeps >= 1
+    assert _ours() == before
