@@ -49,6 +49,7 @@ machine, opens the pipes and runs the command.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -255,6 +256,23 @@ def bwrap_argv(
                 "--cap-add", "CAP_SYS_RESOURCE"]  # fmt: skip
     else:
         cmd += ["--disable-userns"]
+    cmd += _mounts(layout, settings)
+    cmd += ["--clearenv"]
+    for key, value in env.items():
+        cmd += ["--setenv", key, value]
+    if layout.compiled_warden is not None:
+        warden = [COMPILED_WARDEN]
+    else:
+        warden = [layout.python, "-I", "-S", layout.warden]
+    return [*cmd, "--", *warden, *config.to_args(), "--", *argv]
+
+
+@functools.lru_cache(maxsize=32)
+def _mounts(layout: Layout, settings: SandboxSettings) -> tuple[str, ...]:
+    """bwrap's options that build the sandbox's file system, and its working directory
+    (pure; made once per layout: a sandbox starts every game, and the same engine's
+    layout repeats)."""
+    cmd: list[str] = []
     for path, target in layout.system:
         cmd += ["--symlink", target, path] if target is not None else ["--ro-bind", path, path]
     if layout.compiled_warden is not None:
@@ -285,11 +303,5 @@ def bwrap_argv(
         cmd += ["--remount-ro", path]
     for path in layout.masked_files:
         cmd += ["--ro-bind", "/dev/null", path]
-    cmd += ["--remount-ro", "/", "--chdir", layout.cwd, "--clearenv"]
-    for key, value in env.items():
-        cmd += ["--setenv", key, value]
-    if layout.compiled_warden is not None:
-        warden = [COMPILED_WARDEN]
-    else:
-        warden = [layout.python, "-I", "-S", layout.warden]
-    return [*cmd, "--", *warden, *config.to_args(), "--", *argv]
+    cmd += ["--remount-ro", "/", "--chdir", layout.cwd]
+    return tuple(cmd)

@@ -85,19 +85,43 @@ def _system() -> tuple[tuple[str, str | None], ...]:
     return tuple(found)
 
 
+def resolved(path: str) -> str:
+    """``os.path.realpath(path)``, asked of the kernel where ``path`` exists: the name of
+    the file it opens (``O_PATH``: nothing is read, a device or FIFO is not opened) in
+    ``/proc/self/fd``. Three system calls instead of a Python walk that ``lstat``s each
+    component: the engine's directories and the hidden paths are resolved at every
+    sandbox start. Elsewhere (a missing path, no ``/proc``), ``os.path.realpath``."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except (OSError, ValueError):
+        return os.path.realpath(path)
+    try:
+        found = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return os.path.realpath(path)
+    finally:
+        os.close(fd)
+    # The kernel's name of a file deleted meanwhile, or outside this process's root.
+    return (
+        found
+        if found.startswith("/") and not found.endswith(" (deleted)")
+        else (os.path.realpath(path))
+    )
+
+
 def program_dirs(argv: Sequence[str], cwd: str | None, path: str | None) -> list[str]:
     """The engine's own directories on the host: its working directory, its program's,
     and its script's (the first argument naming an existing file), resolved."""
     base = cwd or os.getcwd()
-    found = [os.path.realpath(cwd)] if cwd else []
+    found = [resolved(cwd)] if cwd else []
     program = argv[0]
     located = os.path.join(base, program) if "/" in program else shutil.which(program, path=path)
     if located:
-        found.append(os.path.dirname(os.path.realpath(located)))
+        found.append(os.path.dirname(resolved(located)))
     for arg in argv[1:]:
         candidate = os.path.join(base, arg) if "/" in arg else None
         if candidate is not None and os.path.isfile(candidate):
-            found.append(os.path.dirname(os.path.realpath(candidate)))
+            found.append(os.path.dirname(resolved(candidate)))
             break
     return found
 
@@ -169,12 +193,11 @@ def layout_for(
     for real in [root, *_python_dirs()]:
         if real not in visible and not _under(real, system_dirs) and os.path.isdir(real):
             visible.append(real)
-    for candidate in program_dirs(argv, cwd, (env or {}).get("PATH")):
-        real = os.path.realpath(candidate)
+    for real in program_dirs(argv, cwd, (env or {}).get("PATH")):  # resolved already
         if real not in visible and not _under(real, system_dirs) and os.path.isdir(real):
             visible.append(real)
     # What does not exist yet has nothing to show (and bwrap cannot mount over it).
-    hidden = [os.path.realpath(h) for h in settings.hidden]
+    hidden = [resolved(h) for h in settings.hidden]
     hidden += _homes(os.environ.get("HOME"))
     return Layout(
         system=system,
@@ -184,7 +207,7 @@ def layout_for(
         python=sys.executable,
         warden=os.path.join(root, "protocol", "sandbox", "warden.py"),
         code_root=root,
-        cwd=os.path.realpath(cwd) if cwd else SCRATCH,
+        cwd=resolved(cwd) if cwd else SCRATCH,
         as_root=os.geteuid() == 0,
         compiled_warden=compiled.path(),
     )

@@ -4,16 +4,24 @@ process 1 reaped). Skipped, with the reason, where bwrap cannot run."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
+from pathlib import Path
 
 import pytest
 import trio
 
 from protocol import reaper
 from protocol.messages import NewGame
-from protocol.sandbox import SandboxSettings
-from protocol.sandbox.host import SandboxLaunch, SandboxUnavailable, info_whole, probe
+from protocol.sandbox import Layout, SandboxSettings, _mounts, bwrap_argv, warden_config
+from protocol.sandbox.host import (
+    SandboxLaunch,
+    SandboxUnavailable,
+    info_whole,
+    probe,
+    resolved,
+)
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tests.procs import processes
@@ -99,3 +107,44 @@ async def test_a_sandbox_ended_by_a_kill_is_still_swept(
             await session.new_game(GAME, timeout=20)
     assert counted.sweeps >= 1
     assert _ours() == before
+
+
+def test_resolved_paths_are_realpath_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tmp_path / "real"
+    (real / "inner").mkdir(parents=True)
+    (real / "file").write_text("x")
+    (tmp_path / "link").symlink_to(real)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # O_PATH: resolving it must not block on an open
+    paths = [
+        tmp_path / "link", tmp_path / "link" / "inner" / "..", tmp_path / "link" / "file",
+        tmp_path / "dangling", tmp_path / "missing" / "deeper", tmp_path / "loop", fifo,
+        Path("/"), Path("/dev/null"),
+    ]  # fmt: skip
+    for path in paths:
+        assert resolved(str(path)) == os.path.realpath(path), path
+    monkeypatch.chdir(tmp_path)
+    assert resolved("link/inner") == os.path.realpath("link/inner") == str(real / "inner")
+
+
+def test_the_mount_options_are_made_once_per_layout_and_follow_it() -> None:
+    layout = Layout(
+        system=(("/usr", None), ("/bin", "usr/bin")), visible=("/opt/engine",), masked=(),
+        masked_files=(), python="/usr/bin/python3", warden="/w/warden.py", code_root="/w",
+        cwd="/scratch", as_root=False,
+    )  # fmt: skip
+    config = warden_config(
+        SandboxSettings(), report_fd=5, max_memory_mb=None, max_cpu_seconds=None, as_root=False
+    )
+    first = bwrap_argv(layout, SandboxSettings(), config, ["e"], {"A": "1"})
+    hits = _mounts.cache_info().hits
+    again = bwrap_argv(layout, SandboxSettings(), config, ["e"], {"A": "1"})
+    assert first == again
+    assert _mounts.cache_info().hits == hits + 1
+    other = bwrap_argv(
+        dataclasses.replace(layout, visible=("/opt/other",)), SandboxSettings(), config,
+        ["e"], {"A": "1"},
+    )  # fmt: skip
+    assert "/opt/other" in other and "/opt/engine" not in other
