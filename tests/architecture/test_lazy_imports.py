@@ -43,6 +43,7 @@ writes, at exit, the names of every module the process read."""
 
 LOOP = ("trio",)
 RUNNER = ("tournaments.runner.run", "tournaments.play.slot", "referee.match")
+"""The tournament runner and the driver it plays games with (``play`` needs the driver)."""
 MODELS = ("tournaments.event.config", "tournaments.event.stream_models")
 PAGES = (
     "tournaments.html.page",
@@ -63,8 +64,15 @@ CASES = {
     "referee rules trike": (("referee", "rules", "trike", "--path"), LIGHT, ("referee.registry",)),
     "referee play": (
         ("referee", "play", "trike", "-e", "random", "-e", "random", "--games", "1", "-q"),
-        MODELS[1:] + PAGES + ELSEWHERE + ("tournaments.cli.tournament_run", "referee.adjudicate"),
-        LOOP + RUNNER,  # the game was played, through the runner's driver, in this process
+        (
+            *MODELS[1:],
+            *PAGES,
+            *ELSEWHERE,
+            "tournaments.cli.tournament_run",
+            "referee.adjudicate",
+            "tournaments.runner.run",  # a match is played by runner.match, not the runner
+        ),
+        (*LOOP, "tournaments.runner.match", "tournaments.play.slot", "referee.match"),
     ),
     "a worker process": (
         ("module", "tournaments.play.worker"),

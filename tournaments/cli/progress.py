@@ -8,10 +8,11 @@ lines are written, so logs stay clean; ``quiet`` drops those too.
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from tournaments.results.game import GameReport
-from tournaments.runner.run import Progress
+if TYPE_CHECKING:  # annotations only: ``play`` shows its games without the tournament runner
+    from tournaments.results.game import GameReport
+    from tournaments.runner.run import Progress
 
 BAR_WIDTH = 20
 
