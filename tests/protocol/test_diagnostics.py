@@ -7,6 +7,9 @@ rest of stderr after an exit. Against real processes (the faulty bot) too.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
+
 import pytest
 import trio
 
@@ -77,21 +80,80 @@ async def test_an_exit_during_the_handshake_quotes_stderr() -> None:
     assert info.value.exchange_tail == ("> rgp 1",)
 
 
-async def test_a_silent_handshake_asks_whether_stdout_is_flushed() -> None:
-    with pytest.raises(EngineStartError) as info:
-        async with EngineSession.open(faulty("--mode", "no-handshake"), start_timeout=1):
+async def _start_only(spec: EngineSpec, start_timeout: float) -> EngineError | None:
+    """What starting ``spec``'s engine raised (the handshake is all that runs)."""
+    try:
+        async with EngineSession.open(spec, start_timeout=start_timeout):
             pass
-    assert NO_OUTPUT_HINT in str(info.value)
+    except EngineError as error:
+        return error
+    return None
 
 
-async def test_a_slow_handshake_that_wrote_something_gets_no_flush_hint() -> None:
-    # It writes ``info`` lines and never ``rgpok``: something was read, so the hint would
-    # mislead. (5 s: a loaded machine may take over a second to start Python.)
-    with pytest.raises(EngineStartError) as info:
-        async with EngineSession.open(faulty("--mode", "handshake-flood"), start_timeout=5):
-            pass
-    assert "did not complete the handshake within 5 s" in str(info.value)
-    assert NO_OUTPUT_HINT not in str(info.value)
+async def _first_move(mode: str) -> EngineError | None:
+    """What asking the faulty engine of ``mode`` for its first move raised (2 s to answer),
+    inside its session."""
+    spec = faulty("--mode", mode, "--stderr", f"about to {mode}")
+    async with EngineSession.open(spec, start_timeout=10) as session:
+        await session.new_game(TRIKE, timeout=10)
+        try:
+            await session.request_move(
+                Position(()), Go(movetime=100), deadline=trio.current_time() + 2
+            )
+        except EngineError as error:
+            return error
+    return None
+
+
+FAILING: dict[str, Callable[[], Awaitable[EngineError | None]]] = {
+    "no-handshake": functools.partial(_start_only, faulty("--mode", "no-handshake"), 1),
+    # It writes ``info`` lines and never ``rgpok`` (5 s: a loaded machine may take over
+    # a second to start Python).
+    "handshake-flood": functools.partial(_start_only, faulty("--mode", "handshake-flood"), 5),
+    "crash": functools.partial(_first_move, "crash"),
+    "garbage": functools.partial(_first_move, "garbage"),
+    "stall": functools.partial(_first_move, "stall"),
+}
+"""Sessions with real faulty engines that must each end in an ``EngineError``."""
+
+
+@pytest.fixture(scope="module")
+def failures() -> dict[str, EngineError | None]:
+    """What each of ``FAILING`` raised (None: nothing), all run side by side.
+
+    Most of them wait out a timeout (the start's 1 s and 5 s, the move's 2 s); what each
+    engine sends does not depend on the others, and every timeout is that session's own.
+    """
+    raised: dict[str, EngineError | None] = {}
+
+    async def one(name: str) -> None:
+        raised[name] = await FAILING[name]()
+
+    async def all_of_them() -> None:
+        async with trio.open_nursery() as nursery:
+            for name in FAILING:
+                nursery.start_soon(one, name)
+
+    trio.run(all_of_them)
+    return raised
+
+
+def test_a_silent_handshake_asks_whether_stdout_is_flushed(
+    failures: dict[str, EngineError | None],
+) -> None:
+    error = failures["no-handshake"]
+    assert isinstance(error, EngineStartError), error
+    assert NO_OUTPUT_HINT in str(error)
+
+
+def test_a_slow_handshake_that_wrote_something_gets_no_flush_hint(
+    failures: dict[str, EngineError | None],
+) -> None:
+    # Something was read, so the hint would mislead.
+    error = failures["handshake-flood"]
+    assert isinstance(error, EngineStartError), error
+    assert "did not complete the handshake within 5 s" in str(error)
+    assert NO_OUTPUT_HINT not in str(error)
 
 
 @pytest.mark.parametrize(
@@ -102,17 +164,12 @@ async def test_a_slow_handshake_that_wrote_something_gets_no_flush_hint() -> Non
         ("stall", EngineTimeoutError),
     ],
 )
-async def test_every_failure_in_a_game_carries_the_last_lines(
-    mode: str, error_type: type[EngineError]
+def test_every_failure_in_a_game_carries_the_last_lines(
+    mode: str, error_type: type[EngineError], failures: dict[str, EngineError | None]
 ) -> None:
-    spec = faulty("--mode", mode, "--stderr", f"about to {mode}")
-    async with EngineSession.open(spec, start_timeout=10) as session:
-        await session.new_game(TRIKE, timeout=10)
-        with pytest.raises(error_type) as info:
-            await session.request_move(
-                Position(()), Go(movetime=100), deadline=trio.current_time() + 2
-            )
-    text = str(info.value)
+    error = failures[mode]
+    assert isinstance(error, error_type), error
+    text = str(error)
     assert f"its stderr ended with: 'about to {mode}'" in text
     assert "last protocol lines: " in text
     if mode == "garbage":  # the bad line itself, after the request
