@@ -20,7 +20,9 @@ named at the end of the run, to be marked (or made cheaper).
 No ``pytest-xdist``: many tests measure deadlines and margins (move times, start and
 signal timeouts, the live server's cuts) and many start engine processes; two test
 workers on two cores would take the CPU those margins assume, so ``-n 2`` is not safe
-for this suite as it stands. Run the tiers one after the other instead.
+for this suite as it stands. Run the tiers one after the other instead. A marathon
+that only computes (random games, deep perft) shares its own parts among the cores
+instead (``tests/cores.py``), while no other test runs.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ games end.
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ import pytest
 from referee.core import Game, State, Termination
 from referee.errors import IllegalMoveError
 from referee.registry import GAMES
+from tests.cores import interleaved, on_every_core
 
 PLAYOUTS = 30
 """Per game and player count. Each game's own tests play 1,000 seeded games; this
@@ -94,9 +97,17 @@ def _check_position(
     ("cls", "players"), CASES, ids=[f"{cls.name}-{players}p" for cls, players in CASES]
 )
 def test_random_playouts_keep_the_contract(cls: type[Game[Any, Any]], players: int) -> None:
+    # The seeds are shared among the cores (``tests/cores.py``): the same playouts and checks.
+    parts = interleaved(range(PLAYOUTS))
+    illegal_checked = sum(on_every_core(functools.partial(_playouts, cls, players), parts))
+    assert illegal_checked > 0, "no illegal move was ever tried"
+
+
+def _playouts(cls: type[Game[Any, Any]], players: int, seeds: Sequence[int]) -> int:
+    """The playouts of ``seeds``, every position checked; the illegal moves tried."""
     game = cls(OPTIONS.get(cls.name))
     illegal_checked = 0
-    for seed in range(PLAYOUTS):
+    for seed in seeds:
         rng = random.Random(seed)
         state = game.initial_state(players)
         assert state.ply == 0 and state.num_players == players
@@ -115,4 +126,4 @@ def test_random_playouts_keep_the_contract(cls: type[Game[Any, Any]], players: i
             state = nxt
         else:
             pytest.fail(f"{cls.name} seed {seed}: no end after {MAX_PLIES} plies")
-    assert illegal_checked > 0, "no illegal move was ever tried"
+    return illegal_checked

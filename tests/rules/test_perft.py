@@ -8,6 +8,8 @@ rays), so a table computed with a buggy generator cannot go unnoticed.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ import pytest
 from referee.core import Game, State
 from referee.perft import divide, perft
 from referee.registry import make_game
+from tests.cores import interleaved, on_every_core
 
 PERFT_DIR = Path(__file__).resolve().parent.parent / "data" / "perft"
 
@@ -80,6 +83,14 @@ def _start(case: PerftCase) -> tuple[Game[Any, Any], State[Any]]:
     return game, state
 
 
+def _perft_under(case: PerftCase, firsts: Sequence[int]) -> int:
+    """``perft`` of ``case`` counted under its first moves of indices ``firsts`` only
+    (``perft`` is the sum over the first moves: ``test_divide_sums_to_perft``)."""
+    _, state = _start(case)
+    moves = state.legal_moves()
+    return sum(perft(state.play(moves[i]), case.depth - 1) for i in firsts)
+
+
 @pytest.mark.parametrize(
     "case",
     [
@@ -89,7 +100,11 @@ def _start(case: PerftCase) -> tuple[Game[Any, Any], State[Any]]:
 )
 def test_perft(case: PerftCase) -> None:
     game, state = _start(case)
-    got = perft(state, case.depth)
+    if case.count >= DEEP:  # the first moves' subtrees shared among the cores
+        firsts = interleaved(range(len(state.legal_moves())))
+        got = sum(on_every_core(functools.partial(_perft_under, case), firsts))
+    else:
+        got = perft(state, case.depth)
     if got != case.count:
         lines = "\n".join(f"  {move}: {n}" for move, n in divide(game, state, case.depth))
         pytest.fail(

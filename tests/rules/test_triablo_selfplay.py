@@ -9,7 +9,10 @@ consistency, encode/decode, every move's text round trip and ``is_legal`` agains
 
 from __future__ import annotations
 
+import functools
 import random
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,7 @@ from referee.games.triablo.pieces import (
     KING_CODES,
     controlled,
 )
+from tests.cores import interleaved, on_every_core
 from tests.matches import play_and_adjudicate
 
 GAMES = 1_000
@@ -114,18 +118,30 @@ def _check_end(state: TriabloState, players: int) -> str:
     return "draw"
 
 
-@pytest.mark.marathon
-@pytest.mark.parametrize("players", [2, 3])
-def test_a_thousand_random_games(players: int) -> None:
+def _random_games(players: int, seeds: Sequence[int]) -> tuple[Counter[str], set[str], int]:
+    """The games of ``seeds``, each checked at every ply and at its end: how many ended
+    in a win and in a draw, every reason a seat left, the longest game's plies."""
     game = Triablo()
-    endings = {"win": 0, "draw": 0}
+    endings: Counter[str] = Counter()
     reasons: set[str] = set()
     longest = 0
-    for seed in range(GAMES):
+    for seed in seeds:
         final = _playout(game, players, seed)
         endings[_check_end(final, players)] += 1
         reasons.update(why for _, why in final.out)
         longest = max(longest, final.ply)
+    return endings, reasons, longest
+
+
+@pytest.mark.marathon
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_thousand_random_games(players: int) -> None:
+    # The seeds are shared among the cores (``tests/cores.py``): the same games and checks.
+    parts = on_every_core(functools.partial(_random_games, players), interleaved(range(GAMES)))
+    endings: Counter[str] = sum((part for part, _, _ in parts), Counter())
+    reasons = set().union(*(part for _, part, _ in parts))
+    longest = max(part for _, _, part in parts)
+    assert endings.total() == GAMES
     assert endings["win"] > 100 and endings["draw"] > 100, endings
     assert reasons == {"k", "f", "m"}, reasons  # every loss condition happens in play
     assert longest < MAX_PLIES

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -20,6 +21,7 @@ from referee.core import Termination
 from referee.games.trichess import Trichess, TrichessState
 from referee.games.trichess.attacks import KING, attacked, find_kings, material, piece_cells
 from referee.games.trichess.movegen import castling_moves, piece_moves, pseudo_moves
+from tests.cores import interleaved, on_every_core
 
 GAMES = 1000
 HEAVY_EVERY = 30
@@ -101,10 +103,11 @@ def playout(game: Trichess, seed: int) -> tuple[TrichessState, str]:
         state = state._apply(move)
 
 
-@pytest.mark.marathon
-def test_a_thousand_random_games() -> None:
+def _random_games(seeds: Sequence[int]) -> Counter[str]:
+    """The games of ``seeds``, each checked as it is played and at its end: how many
+    ended each way."""
     endings: Counter[str] = Counter()
-    for seed in range(GAMES):
+    for seed in seeds:
         game = Trichess(OPTION_SETS[seed % len(OPTION_SETS)])
         final, ending = playout(game, seed)
         outcome = final.outcome()
@@ -115,4 +118,12 @@ def test_a_thousand_random_games() -> None:
         }
         assert outcome.ranks == tuple(1 + sum(o > s for o in scores) for s in scores)
         endings[ending] += 1
+    return endings
+
+
+@pytest.mark.marathon
+def test_a_thousand_random_games() -> None:
+    # The seeds are shared among the cores (``tests/cores.py``): the same games and checks.
+    endings: Counter[str] = sum(on_every_core(_random_games, interleaved(range(GAMES))), Counter())
+    assert endings.total() == GAMES
     assert {"echec et fat", "pat", "echec et mat", "echec et pat"} <= set(endings), endings

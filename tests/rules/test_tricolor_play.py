@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from referee.games.tricolor.configs import completed, configs_for, on_board
 from referee.games.tricolor.geometry import Board
 from referee.perft import perft
 from referee.record import build_record
+from tests.cores import interleaved, on_every_core
 from tests.matches import play_and_adjudicate
 from tests.rules.test_perft import PERFT_DIR, load_cases
 
@@ -144,13 +146,13 @@ def _self_play(game: Tricolor, seed: int, players: int) -> tuple[TricolorState, 
     raise AssertionError(f"seed {seed}: no end after {3 * n * n} placements")
 
 
-@pytest.mark.marathon
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_thousand_random_games(n: int) -> None:
+def _random_games(n: int, seeds: Sequence[int]) -> tuple[list[int], int, int]:
+    """The games of ``seeds`` on the board of side ``n``, each checked at every ply and
+    at its end: their lengths, how many were drawn, how many extra moves were played."""
     game = Tricolor({"n": str(n)})
     lengths: list[int] = []
     draws = extras = 0
-    for seed in range(GAMES):
+    for seed in seeds:
         players = 2 + seed % 3
         final, extra = _self_play(game, seed, players)
         extras += extra
@@ -163,6 +165,18 @@ def test_thousand_random_games(n: int) -> None:
         assert [r == 1 for r in outcome.ranks] == [s == best for s in final.scores]
         draws += outcome.ranks.count(1) > 1
         lengths.append(final.ply)
+    return lengths, draws, extras
+
+
+@pytest.mark.marathon
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_thousand_random_games(n: int) -> None:
+    # The seeds are shared among the cores (``tests/cores.py``): the same games and checks.
+    parts = on_every_core(functools.partial(_random_games, n), interleaved(range(GAMES)))
+    lengths = [length for part, _, _ in parts for length in part]
+    draws = sum(part_draws for _, part_draws, _ in parts)
+    extras = sum(part_extras for _, _, part_extras in parts)
+    assert len(lengths) == GAMES
     assert min(lengths) >= 1 and max(lengths) <= 3 * n * n
     assert draws > 0  # equal points share the first rank
     assert extras > 0
