@@ -26,6 +26,10 @@ TRIKE = NewGame(game="trike", players=2, seat=1, seed=7, options=(("size", "9"),
 LATE = 0.1
 """How far past its deadline a flooded request may end (the issue's bound: 100 ms)."""
 MOVE_TIME = 0.3
+QUIT_GRACE = 0.2
+"""How long an engine that floods or stalls has to exit after ``quit`` before it is killed
+(the session's default is 1 s): it never reads the ``quit``, and how a session stops such
+an engine is not what these tests look at (``test_session``'s)."""
 
 
 def faulty(*args: str) -> EngineSpec:
@@ -43,7 +47,9 @@ def faulty(*args: str) -> EngineSpec:
 )
 async def test_an_info_flood_ends_at_the_deadline(flags: tuple[str, ...]) -> None:
     with trio.fail_after(30):
-        async with EngineSession.open(faulty(*flags), start_timeout=10) as session:
+        async with EngineSession.open(
+            faulty(*flags), start_timeout=10, quit_grace=QUIT_GRACE
+        ) as session:
             await session.new_game(TRIKE, timeout=5)
             sent = trio.current_time()
             deadline = sent + MOVE_TIME
@@ -130,8 +136,8 @@ async def test_a_wait_armed_later_with_an_earlier_deadline_times_out_at_its_own(
     stall = faulty("--mode", "stall")
     with trio.fail_after(20):
         async with (
-            EngineSession.open(stall, start_timeout=10) as slow,
-            EngineSession.open(stall, start_timeout=10) as soon,
+            EngineSession.open(stall, start_timeout=10, quit_grace=QUIT_GRACE) as slow,
+            EngineSession.open(stall, start_timeout=10, quit_grace=QUIT_GRACE) as soon,
         ):
             await slow.new_game(TRIKE, timeout=5)
             await soon.new_game(TRIKE, timeout=5)
@@ -200,7 +206,8 @@ async def test_a_flood_being_read_lets_the_other_tasks_of_the_loop_run() -> None
             last = now
 
     with trio.fail_after(30):
-        async with EngineSession.open(faulty("--mode", "info-flood"), start_timeout=10) as session:
+        flood = faulty("--mode", "info-flood")
+        async with EngineSession.open(flood, start_timeout=10, quit_grace=QUIT_GRACE) as session:
             await session.new_game(TRIKE, timeout=5)
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(other_game)
