@@ -97,6 +97,9 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
                                      "random"), "bogus"),
     ("check-engine-negative-timeout", ("check-engine", "trike", "--timeout", "-1", "--",
                                        "random"), "--timeout"),
+    # planned all at once before the first game: --games 100000000 hung, deaf to SIGTERM
+    ("check-engine-too-many-games", ("check-engine", "trike", "--games", "100000000", "--",
+                                     "random"), "less than or equal to 1000"),
     ("bench-bad-tc", ("bench", "--concurrency", "1", "--tc", "fast"), "fast"),
     # --tc was ignored without --concurrency: minutes of the default runs, none at that clock
     ("bench-tc-alone", ("bench", "--tc", "fast"), "--tc sets the clock of the --concurrency"),

@@ -240,6 +240,11 @@ def play_command(
 app.command("adjudicate")(adjudicate_command)
 
 
+MAX_CHECK_GAMES = 1000
+"""The most ``check-engine --games``: its games are planned before the first one starts
+(``--games 100000000`` planned for minutes, in gigabytes, deaf to Ctrl+C and SIGTERM)."""
+
+
 @app.command(
     "check-engine",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
@@ -260,7 +265,13 @@ def check_engine_command(
     sandbox_cpu: SandboxCpuOption = None,
     sandbox_procs: SandboxProcsOption = None,
     check_games: Annotated[
-        int, typer.Option("--games", min=0, help="Games against random at the end.")
+        int,
+        typer.Option(
+            "--games",
+            min=0,
+            max=MAX_CHECK_GAMES,
+            help=f"Games against random at the end (at most {MAX_CHECK_GAMES}).",
+        ),
     ] = 4,
     quick: Annotated[
         bool, typer.Option("--quick", help="Only the nine basic steps (no coverage steps).")
