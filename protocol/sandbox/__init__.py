@@ -7,7 +7,8 @@ sandbox's process 1, run by path with the standard library only).
 An engine whose ``EngineSpec.sandbox`` is set runs as
 ``bwrap OPTIONS /warden KEY=VALUE... -- ENGINE ARGV``: the warden is the sandbox's
 process 1, compiled from ``warden.c`` (``protocol.sandbox.compiled``) and shown at
-``COMPILED_WARDEN``, or, where it cannot be built, ``python -I -S warden.py`` (the
+``COMPILED_WARDEN`` (or at its own path where the sandbox shows its directory anyway:
+``warden_inside``), or, where it cannot be built, ``python -I -S warden.py`` (the
 reference, ``protocol.sandbox.warden``), which does the same. What it sees and may do:
 
 * new user, PID, network, IPC and UTS namespaces (and cgroup, where the kernel has
@@ -141,8 +142,8 @@ class Layout:
     as_root: bool
     """The referee runs as root: root mode (see the module docstring)."""
     compiled_warden: str | None = None
-    """The compiled warden on the host (``protocol.sandbox.compiled``), shown at
-    ``COMPILED_WARDEN`` and run in place of ``python warden``; None: the Python warden."""
+    """The compiled warden on the host (``protocol.sandbox.compiled``), resolved, run in
+    place of ``python warden`` where ``warden_inside`` says; None: the Python warden."""
 
 
 def _inside(path: str, directory: str) -> bool:
@@ -228,6 +229,23 @@ def environment(layout: Layout, extra: Mapping[str, str] | None) -> dict[str, st
     return env
 
 
+def warden_inside(layout: Layout) -> str:
+    """Where the sandbox runs the compiled warden (pure): at its own path when that lies
+    in a directory the sandbox shows anyway (the engines' cache, which holds the built-in
+    engines: a sandboxed built-in engine's), else at ``COMPILED_WARDEN``, shown alone.
+
+    A bind costs bubblewrap a mount and a reading of the whole mount table, about 0.2 ms
+    of CPU per start on the machines of ``benchmarks/README.md``; the file is the same,
+    read-only either way. A warden under a hidden (masked) path is shown alone.
+    """
+    path = layout.compiled_warden
+    if path is None:
+        return COMPILED_WARDEN
+    shown = any(_inside(path, v) for v in layout.visible)
+    covered = path in layout.masked_files or any(_inside(path, m) for m in layout.masked)
+    return path if shown and not covered else COMPILED_WARDEN
+
+
 def bwrap_argv(
     layout: Layout,
     settings: SandboxSettings,
@@ -261,7 +279,7 @@ def bwrap_argv(
     for key, value in env.items():
         cmd += ["--setenv", key, value]
     if layout.compiled_warden is not None:
-        warden = [COMPILED_WARDEN]
+        warden = [warden_inside(layout)]
     else:
         warden = [layout.python, "-I", "-S", layout.warden]
     return [*cmd, "--", *warden, *config.to_args(), "--", *argv]
@@ -275,7 +293,7 @@ def _mounts(layout: Layout, settings: SandboxSettings) -> tuple[str, ...]:
     cmd: list[str] = []
     for path, target in layout.system:
         cmd += ["--symlink", target, path] if target is not None else ["--ro-bind", path, path]
-    if layout.compiled_warden is not None:
+    if layout.compiled_warden is not None and warden_inside(layout) == COMPILED_WARDEN:
         cmd += ["--ro-bind", layout.compiled_warden, COMPILED_WARDEN]
     # The writable file systems first: a shown directory may lie under /tmp.
     cmd += ["--proc", "/proc", "--perms", "0755", "--dir", "/dev"]

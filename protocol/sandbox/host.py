@@ -209,8 +209,15 @@ def layout_for(
         code_root=root,
         cwd=resolved(cwd) if cwd else SCRATCH,
         as_root=os.geteuid() == 0,
-        compiled_warden=compiled.path(),
+        compiled_warden=_real(compiled.path()),
     )
+
+
+@functools.lru_cache(maxsize=4)
+def _real(path: str | None) -> str | None:
+    """The compiled warden's file, resolved once (``warden_inside`` compares it with the
+    resolved directories the sandbox shows)."""
+    return None if path is None else resolved(path)
 
 
 @functools.lru_cache(maxsize=16)

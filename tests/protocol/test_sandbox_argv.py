@@ -178,6 +178,25 @@ def test_the_compiled_warden_is_shown_alone_and_runs_in_place_of_python() -> Non
     assert config.report == 5 and config.max_processes == 9
 
 
+def test_a_compiled_warden_in_a_shown_directory_runs_from_there_without_a_bind_of_its_own() -> None:
+    binary = "/home/alice/engines/mine/warden-0123"  # shown: the engines' cache, say
+    argv = build(replace(LAYOUT, compiled_warden=binary))
+    first = argv.index("--")
+    assert COMPILED_WARDEN not in argv and binary not in argv[:first]
+    shown = "/home/alice/engines/mine"
+    assert (shown, shown) in pairs(argv[:first], "--ro-bind")
+    assert argv[first + 1] == binary
+    # Under a hidden path inside a shown directory, or hidden itself: shown alone, as before.
+    for hidden in (
+        replace(LAYOUT, compiled_warden="/opt/referee/out/warden"),
+        replace(LAYOUT, compiled_warden=binary, masked_files=(binary,)),
+    ):
+        argv = build(hidden)
+        first = argv.index("--")
+        assert (hidden.compiled_warden, COMPILED_WARDEN) in pairs(argv[:first], "--ro-bind")
+        assert argv[first + 1] == COMPILED_WARDEN
+
+
 def test_root_mode_maps_users_itself_and_drops_to_an_unprivileged_one() -> None:
     layout = replace(LAYOUT, as_root=True)
     with pytest.raises(ValueError, match="root mode"):
