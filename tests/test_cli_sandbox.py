@@ -13,19 +13,11 @@ import pytest
 import trio
 
 from protocol.sandbox import PACKAGE
-from protocol.sandbox.host import SandboxUnavailable, probe
 from tests.clirun import cli
 from tests.hostile import ENGINE, ROOT
 
 ONLY_BOXED = f"{sys.executable} {ENGINE} sandboxed-only"
 
-
-@pytest.fixture
-def bwrap() -> None:
-    try:
-        probe()
-    except SandboxUnavailable as exc:
-        pytest.skip(str(exc))
 
 
 def referee(*args: str, path: str) -> subprocess.CompletedProcess[str]:

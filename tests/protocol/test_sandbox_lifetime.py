@@ -14,7 +14,6 @@ import trio
 
 from protocol.messages import Go, NewGame, Position
 from protocol.sandbox import SandboxSettings
-from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tests.hostile import ROOT
@@ -28,13 +27,6 @@ THINK_SECONDS = 5
 """Longer than trio's idle worker threads live (``IDLE_THREAD_SECONDS``): the thread that
 started the sandbox is gone long before the engine answers."""
 
-
-@pytest.fixture(scope="module")
-def bwrap() -> None:
-    try:
-        probe()
-    except SandboxUnavailable as exc:
-        pytest.skip(str(exc))
 
 
 async def test_an_engine_that_thinks_past_its_starting_thread_s_end_answers(

@@ -26,13 +26,6 @@ from tests.hostile import hostile_argv, processes_mentioning
 GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
 
 
-@pytest.fixture(scope="module")
-def bwrap() -> None:
-    try:
-        probe()
-    except SandboxUnavailable as exc:
-        pytest.skip(str(exc))
-
 
 def stderr_of(transcript: Transcript) -> list[str]:
     return [line.text for line in transcript.entries() if line.marker == STDERR]

@@ -17,9 +17,7 @@ from protocol.messages import NewGame
 from protocol.sandbox import Layout, SandboxSettings, _mounts, bwrap_argv, warden_config
 from protocol.sandbox.host import (
     SandboxLaunch,
-    SandboxUnavailable,
     info_whole,
-    probe,
     resolved,
 )
 from protocol.session import EngineSession
@@ -28,13 +26,6 @@ from tests.procs import processes
 
 GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
 
-
-@pytest.fixture(scope="module")
-def bwrap() -> None:
-    try:
-        probe()
-    except SandboxUnavailable as exc:
-        pytest.skip(str(exc))
 
 
 def test_info_is_whole_only_once_its_json_object_is() -> None:
