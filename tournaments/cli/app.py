@@ -135,6 +135,7 @@ def games_command() -> None:
 
 
 @app.command("perft")
+@stoppable("interrupted (the counts above are complete)")
 def perft_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
     depth: Annotated[
@@ -237,7 +238,9 @@ def play_command(
     )  # fmt: skip
     play_match(play_setup(options), options.out, quiet=options.quiet)
 
-app.command("adjudicate")(adjudicate_command)
+app.command("adjudicate")(
+    stoppable("interrupted (the verdicts above are complete)")(adjudicate_command)
+)
 
 
 MAX_CHECK_GAMES = 1000
@@ -332,6 +335,7 @@ def _command_spec(command: list[str]) -> EngineSpec:
 
 
 @app.command("bench")
+@stoppable("interrupted (the figures above are complete)", as_ctrl_c=True)
 def bench_command(
     games: Annotated[
         int, typer.Option("--games", "-n", min=1, help="Games of the match figure.")

@@ -12,12 +12,18 @@ once (exit 143, no word on what was kept). Inside it SIGTERM and SIGHUP raise
 ``run_until_signalled`` runs, they are left to its loop (a signal that arrives
 before the loop listens is kept and stops the work as soon as it starts).
 ``stoppable`` wraps a whole command in it, with the line an early stop ends on.
+
+A command whose event loop is a plain ``trio.run`` (``bench``) stops with
+``stoppable(..., as_ctrl_c=True)``: a stop signal is sent on as SIGINT, so inside the
+loop trio delivers it where it is safe (its tasks unwind, its processes are stopped)
+rather than at whatever line of trio's own machinery the handler happened to interrupt.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -46,15 +52,26 @@ def _interrupt(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _as_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        # SIGINT ignored (a background job of a script) or not Python's: sent on, it
+        # would do nothing or kill the process with no word.
+        _interrupt(signum, frame)
+        return
+    os.kill(os.getpid(), signal.SIGINT)
+
+
 @contextlib.contextmanager
-def stop_signals_interrupt() -> Iterator[None]:
+def stop_signals_interrupt(*, as_ctrl_c: bool = False) -> Iterator[None]:
     """Within the block, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main
-    thread (as SIGINT does); the previous handlers come back after it. Off the main
+    thread (as SIGINT does; with ``as_ctrl_c`` they are sent on as SIGINT, for a plain
+    ``trio.run`` to deliver); the previous handlers come back after it. Off the main
     thread (where handlers cannot be set) it changes nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS}
+    handler = _as_ctrl_c if as_ctrl_c else _interrupt
+    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
@@ -62,19 +79,24 @@ def stop_signals_interrupt() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def stoppable(early_line: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
+def stoppable(
+    early_line: str, *, as_ctrl_c: bool = False
+) -> Callable[[Callable[P, None]], Callable[P, None]]:
     """A command decorator: the command runs within ``stop_signals_interrupt``, so SIGTERM
     and SIGHUP stop every step as Ctrl+C does (reading the config, checking the engines,
     the games, the final tables): exit 130 and a line, never the bare exit 143 of an
     unhandled SIGTERM. The command handles an interrupt itself once its games may have
     started (saying what was kept); one that reaches the decorator came before that
-    (nothing written) and ends with ``referee: EARLY_LINE``.
+    (nothing written) and ends with ``referee: EARLY_LINE``. A command that handles no
+    interrupt itself (``perft``, ``adjudicate``, ``bench``: what they printed is complete,
+    nothing is left half-written) always ends with that line. ``as_ctrl_c``: see
+    ``stop_signals_interrupt``.
     """
 
     def decorate(command: Callable[P, None]) -> Callable[P, None]:
         @functools.wraps(command)
         def stoppable_command(*args: P.args, **kwargs: P.kwargs) -> None:
-            with stop_signals_interrupt():
+            with stop_signals_interrupt(as_ctrl_c=as_ctrl_c):
                 try:
                     command(*args, **kwargs)
                 except KeyboardInterrupt:
