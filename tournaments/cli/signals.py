@@ -70,8 +70,8 @@ def stop_signals_interrupt(*, as_ctrl_c: bool = False) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    handler = _as_ctrl_c if as_ctrl_c else _interrupt
-    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    stop = _as_ctrl_c if as_ctrl_c else _interrupt
+    previous = {sig: signal.signal(sig, stop) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
