@@ -60,7 +60,7 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("play-bad-tc", ("play", "trike", "-e", "random", "-e", "random", "--tc", "fast"), "fast"),
     ("play-negative-tc", ("play", "trike", "-e", "random", "-e", "random", "--tc", "-1+0"), ""),
     ("play-tc-and-movetime", ("play", "trike", "-e", "random", "-e", "random", "--tc", "1+0",
-                              "--movetime", "5"), "give either tc or movetime_ms"),
+                              "--movetime", "5"), "give either --tc or --movetime"),
     ("play-engine-cannot-start", ("play", "trike", "-e", "random", "-e", BAD_ENGINE),
      BAD_ENGINE),
     ("play-engine-not-a-program", ("play", "trike", "-e", "random", "-e", "{noexec}", "--games",

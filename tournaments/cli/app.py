@@ -166,8 +166,10 @@ def play_command(
         list[str], typer.Option("--engine", "-e", metavar="ENGINE", help=ENGINE_HELP)
     ],
     tc: TcOption = None,
-    movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
-    margin: Annotated[int, typer.Option("--margin", help="Grace per move, ms.")] = 50,
+    movetime: Annotated[
+        int | None, typer.Option("--movetime", min=1, help="Fixed ms per move.")
+    ] = None,
+    margin: Annotated[int, typer.Option("--margin", min=0, help="Grace per move, ms.")] = 50,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 2,
     seed: Annotated[
         int,
@@ -368,9 +370,11 @@ def bench_command(
     (60+1) and 8 (1+0.01). With it: tournaments at those concurrencies only.
     """
     from tournaments.bench.throughput import DEFAULT_TOURNAMENTS, run_benchmarks, tournament_lines
+    from tournaments.cli.tournament_setup import check_clock_options
 
     if tc is not None and not concurrency:  # the default runs have clocks of their own
         raise UserError("--tc sets the clock of the --concurrency runs: give --concurrency too")
+    check_clock_options(tc, None)
     if concurrency:
         runs = [(c, tc or "60+1") for c in concurrency]
         for line in tournament_lines(tournament_games, engine, runs, workers):

@@ -107,8 +107,12 @@ def tournament_command(
         str | None, typer.Option("--seat-order", help="all or cyclic (3+ seats).")
     ] = None,
     tc: TcOption = None,
-    movetime: Annotated[int | None, typer.Option("--movetime", help="Fixed ms per move.")] = None,
-    margin: Annotated[int | None, typer.Option("--margin", help="Grace per move, ms.")] = None,
+    movetime: Annotated[
+        int | None, typer.Option("--movetime", min=1, help="Fixed ms per move.")
+    ] = None,
+    margin: Annotated[
+        int | None, typer.Option("--margin", min=0, help="Grace per move, ms.")
+    ] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     seed: Annotated[
         int | None,

@@ -199,7 +199,9 @@ def common_option_settings(options: CommonOptions) -> tuple[dict[str, Any], dict
     one (for ``tournament``'s override notes).
 
     :raises EngineArgError: a bad ``--option``.
+    :raises ConfigError: a bad ``--tc``, or ``--tc`` and ``--movetime`` both.
     """
+    check_clock_options(options.tc, options.movetime)
     settings, flags = _given(
         {
             "game": (options.game, "--game"),
@@ -217,6 +219,26 @@ def common_option_settings(options: CommonOptions) -> tuple[dict[str, Any], dict
     if options.openings is not None or options.opening_plies is not None:
         settings["openings"] = openings_section(options.openings, options.opening_plies)
     return settings, flags
+
+
+def check_clock_options(tc: str | None, movetime: int | None) -> None:
+    """Check ``--tc`` and ``--movetime`` (``play``'s, ``tournament``'s, ``bench``'s) where
+    the options the user typed are known:
+    once they are config keys, the errors would name ``tc`` and ``movetime_ms`` (and the
+    config file an option overrides). ``--movetime`` and ``--margin`` bounds are typer's.
+
+    :raises ConfigError: ``--tc`` does not read, or both are given.
+    """
+    from referee.clock import TimeControl
+    from referee.errors import UserError
+
+    if tc is not None and movetime is not None:
+        raise ConfigError("give either --tc or --movetime, not both")
+    if tc is not None:
+        try:
+            TimeControl.parse(tc)
+        except UserError as exc:
+            raise ConfigError(f"--tc: {exc}") from None
 
 
 def _given(plain: dict[str, tuple[Any, str]]) -> tuple[dict[str, Any], dict[str, str]]:
