@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.errors import UserError
+from tournaments.cli.options import written_path
 
 if TYPE_CHECKING:  # imported where used: the command line reads this module for --help
     from concurrent.futures import Future
@@ -117,7 +118,10 @@ def adjudicate_command(
     path: Annotated[Path, typer.Argument(metavar="FILE.tgn", help="A record file.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game.")] = False,
     html_out: Annotated[
-        Path | None, typer.Option("--html", help="Also write the verdicts as an HTML page.")
+        Path | None,
+        typer.Option(
+            "--html", parser=written_path, help="Also write the verdicts as an HTML page."
+        ),
     ] = None,
     jobs: Annotated[
         int | None,

@@ -43,6 +43,7 @@ from tournaments.cli.options import (
     SandboxOption,
     SandboxProcsOption,
     TcOption,
+    written_path,
 )
 from tournaments.cli.report import report_command
 from tournaments.cli.rules import moves_command, rules_command
@@ -178,7 +179,12 @@ def play_command(
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option k=v.")] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE.tgn", help="Append records to this file."),
+        typer.Option(
+            "--out",
+            metavar="FILE.tgn",
+            parser=written_path,
+            help="Append records to this file.",
+        ),
     ] = None,
     max_plies: Annotated[
         int,

@@ -11,11 +11,25 @@ before the first game ends with (``signals.stoppable``'s).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from referee.clock import TC_HELP
+
+
+def written_path(text: str) -> Path:
+    """The parser of an option that names a path to write (``--out``, ``--html``,
+    ``--events``): an empty text would be ``Path("")``, the current folder, and write
+    there unasked (a shell variable that was not set, ``--out "$DIR"``).
+
+    :raises typer.BadParameter: the text is empty (a usage error, one line).
+    """
+    if not text:
+        raise typer.BadParameter("an empty path (it would mean the current folder)")
+    return Path(text)
+
 
 ResignOption = Annotated[
     str | None,

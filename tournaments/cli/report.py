@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tournaments.cli.adjudicate import default_jobs
+from tournaments.cli.options import written_path
 from tournaments.html.limits import DEFAULT_MAX_POSITIONS, SINGLE_LIMIT
 
 if TYPE_CHECKING:
@@ -30,7 +31,11 @@ def report_command(
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", "-o", metavar="FILE.html", help="The page to write (default DIR/report.html)."
+            "--out",
+            "-o",
+            metavar="FILE.html",
+            parser=written_path,
+            help="The page to write (default DIR/report.html).",
         ),
     ] = None,
     paged: Annotated[

@@ -31,6 +31,7 @@ from tournaments.cli.options import (
     SandboxOption,
     SandboxProcsOption,
     TcOption,
+    written_path,
 )
 from tournaments.cli.signals import stoppable
 
@@ -45,7 +46,10 @@ def tournament_command(
         bool, typer.Option("--resume", help="Continue the tournament in --out.")
     ] = False,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", metavar="DIR", help="Output directory.")
+        Path | None,
+        typer.Option(
+            "--out", "-o", metavar="DIR", parser=written_path, help="Output directory."
+        ),
     ] = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-c", min=1, help="Games at once.")
