@@ -166,7 +166,7 @@ def _event_log(target: str | None, moves: bool) -> tuple[EventLog | None, TextIO
             raise ConfigError("--events-moves needs --events FILE|-")
         return None, None
     try:
-        out = open_events(target)
+        out = open_events(target, on_wait=lambda note: typer.echo(f"referee: {note}", err=True))
     except OSError as exc:
         raise ConfigError(f"cannot open --events {target}: {exc.strerror or exc}") from None
     return EventLog(out, moves=moves), out

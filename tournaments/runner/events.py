@@ -27,8 +27,10 @@ why; the tournament goes on (its journal is what matters).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -37,6 +39,7 @@ import trio
 from referee.core import AnyGame
 from tournaments.event import stream
 from tournaments.results.game import GameReport
+from tournaments.runner.record_out import is_named_pipe
 from tournaments.store.live_feed import LIVE_DIR, feed_number, read_feed
 
 FOLLOW_INTERVAL = 0.1
@@ -126,12 +129,27 @@ class EventLog:
         self.emit(stream.game_finished(self.game, report))
 
 
-def open_events(target: str) -> TextIO:
+def open_events(target: str, on_wait: Callable[[str], None] | None = None) -> TextIO:
     """The stream of ``--events``: ``-`` is standard output, else the file (appended to,
-    so a resumed run goes on after the first run's lines).
+    so a resumed run goes on after the first run's lines). A named pipe is opened as a
+    shell's ``>`` opens it, waiting for a reader: ``on_wait`` is told first when it has
+    none yet (as ``referee play --out FIFO`` tells, ``tournaments.runner.record_out``),
+    so the wait is not a silent hang.
 
     :raises OSError: the file cannot be opened.
     """
     if target == "-":
         return sys.stdout
+    if on_wait is not None and is_named_pipe(Path(target)) and not _has_reader(target):
+        on_wait(f"waiting for a reader of the named pipe {target}")
     return open(target, "a", encoding="utf-8")  # closed by the command
+
+
+def _has_reader(fifo: str) -> bool:
+    """Whether the named pipe ``fifo`` has a reader now (a non-blocking open for writing
+    fails with ENXIO when it has none; any other failure is left to the real open)."""
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as exc:
+        return exc.errno != errno.ENXIO
+    return True
