@@ -5,6 +5,8 @@ and ``referee adjudicate`` confirms every game."""
 from __future__ import annotations
 
 import json
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -53,14 +55,36 @@ nodes = {NODES}
 {greedy}"""
 
 
+CASES = [(cls.name, players) for cls in GAMES for players in cls.player_counts]
+
+
+@pytest.fixture(scope="module")
+def events(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[tuple[str, int], tuple[Path, subprocess.CompletedProcess[str]]]:
+    """Every case's event (its directory and its run), three at a time: each is a
+    chain of short waits between the runner and its engines, and what each plays is
+    fixed by its seed and node limit, not by timing (a 60 s clock for six nodes)."""
+
+    def run(case: tuple[str, int]) -> tuple[Path, subprocess.CompletedProcess[str]]:
+        folder = tmp_path_factory.mktemp(f"{case[0]}-{case[1]}p")
+        config = folder / "event.toml"
+        config.write_text(event(*case))
+        out = folder / "out"
+        return out, run_referee("tournament", str(config), "--out", str(out))
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        return dict(zip(CASES, pool.map(run, CASES), strict=True))
+
+
 @pytest.mark.parametrize(("name", "players"), _cases())
 def test_mcts_plays_greedy_and_its_records_are_confirmed(
-    tmp_path: Path, name: str, players: int, capsys: pytest.CaptureFixture[str]
+    name: str,
+    players: int,
+    capsys: pytest.CaptureFixture[str],
+    events: dict[tuple[str, int], tuple[Path, subprocess.CompletedProcess[str]]],
 ) -> None:
-    config = tmp_path / "event.toml"
-    config.write_text(event(name, players))
-    out = tmp_path / "out"
-    ran = run_referee("tournament", str(config), "--out", str(out))
+    out, ran = events[name, players]
     assert ran.returncode == 0, ran.stdout + ran.stderr
     # A file of a few games is judged in the calling process: here, this one.
     status, judged, err = cli(capsys, "adjudicate", str(out / "games.tgn"), "--json")
