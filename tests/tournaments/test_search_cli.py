@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from referee.record.stream import read_records
 from referee.score_rules import TAG
-from tests.clirun import run_referee
+from tests.clirun import cli
 
 pytestmark = pytest.mark.processes
 
@@ -26,16 +28,45 @@ def scored(name: str, *script: str) -> str:
     return f"{name}={SCORED} " + " ".join(f"--score {item}" for item in script)
 
 
-def adjudicate(path: Path) -> tuple[int, list[dict[str, object]]]:
-    done = run_referee("adjudicate", str(path), "--json")
+class Ran(NamedTuple):
+    """What one ``referee`` command did: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+Referee = Callable[..., Ran]
+
+
+@pytest.fixture
+def referee(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Referee:
+    """``referee ARGS…`` run in this process (``tests.clirun.cli``), from the repository
+    root as the relative engine paths here expect, its engines importing this tree.
+
+    The engines are the real processes; the referee's own process is not what these
+    tests look at, and starting one per command cost its interpreter and imports.
+    """
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+
+    def run(*args: str) -> Ran:
+        return Ran(*cli(capsys, *args))
+
+    return run
+
+
+def adjudicate(referee: Referee, path: Path) -> tuple[int, list[dict[str, object]]]:
+    done = referee("adjudicate", str(path), "--json")
     return done.returncode, [json.loads(line) for line in done.stdout.splitlines() if line]
 
 
 def test_nodes_given_to_an_engine_that_does_not_declare_them_is_refused_in_one_line(
     tmp_path: Path,
+    referee: Referee,
 ) -> None:
     out = tmp_path / "games.tgn"
-    done = run_referee(  # its own limit (the shared --nodes spares it: test_cli_engines)
+    done = referee(  # its own limit (the shared --nodes spares it: test_cli_engines)
         "play", "trike", "-e", THINKER, "-e", "cmd=random nodes=50", "--out", str(out)
     )
     assert done.returncode == 2
@@ -49,9 +80,11 @@ def test_nodes_given_to_an_engine_that_does_not_declare_them_is_refused_in_one_l
     assert not out.exists() or out.read_text() == ""
 
 
-def test_a_shell_engine_with_structured_info_and_node_limits_plays(tmp_path: Path) -> None:
+def test_a_shell_engine_with_structured_info_and_node_limits_plays(
+    tmp_path: Path, referee: Referee
+) -> None:
     out = tmp_path / "games.tgn"
-    done = run_referee(
+    done = referee(
         "play", "trike", "-e", THINKER, "-e", f"garbage={THINKER} garbage",
         "--nodes", "50", "--depth", "2", "--games", "2", "--out", str(out),
     )  # fmt: skip
@@ -61,11 +94,13 @@ def test_a_shell_engine_with_structured_info_and_node_limits_plays(tmp_path: Pat
     for record in records:
         notes = [move.note for move in record.moves]
         assert all(note.depth == 1 and note.nodes and note.score for note in notes)
-    code, verdicts = adjudicate(out)
+    code, verdicts = adjudicate(referee, out)
     assert code == 0 and {v["verdict"] for v in verdicts} == {"confirmed"}
 
 
-def test_tournament_nodes_per_entrant_and_garbage_noted_in_transcripts(tmp_path: Path) -> None:
+def test_tournament_nodes_per_entrant_and_garbage_noted_in_transcripts(
+    tmp_path: Path, referee: Referee
+) -> None:
     config = tmp_path / "t.toml"
     config.write_text(
         f"""
@@ -86,7 +121,7 @@ nodes = 100
 depth = 3
 """
     )
-    done = run_referee("tournament", str(config), "--out", str(tmp_path / "ev"))
+    done = referee("tournament", str(config), "--out", str(tmp_path / "ev"))
     assert done.returncode == 0, done.stderr
     logs = "\n".join(p.read_text() for p in sorted((tmp_path / "ev" / "logs").glob("*")))
     assert "> go nodes 400 time" in logs and "> go nodes 100 depth 3 time" in logs
@@ -95,7 +130,7 @@ depth = 3
     assert len(games) == 2 and all(g.termination.value == "rules" for g in games)
     # An entrant with a node limit that cannot honour it: refused before any game.
     config.write_text(config.read_text().replace(f"{ROOT / THINKER} garbage", "random"))
-    refused = run_referee("tournament", str(config), "--out", str(tmp_path / "ev2"))
+    refused = referee("tournament", str(config), "--out", str(tmp_path / "ev2"))
     assert refused.returncode == 2
     assert "does not declare 'feature nodes'" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
@@ -132,6 +167,7 @@ def _edit_last_score(path: Path, new: str) -> None:
 )  # fmt: skip
 def test_score_adjudication_ends_real_games_and_adjudicate_confirms_it(
     tmp_path: Path,
+    referee: Referee,
     game: str,
     players: int,
     extra: list[str],
@@ -140,7 +176,7 @@ def test_score_adjudication_ends_real_games_and_adjudicate_confirms_it(
 ) -> None:
     out = tmp_path / "games.tgn"
     engines = [arg for i, s in enumerate(scripts) for arg in ("-e", scored(f"e{i + 1}", *s))]
-    done = run_referee("play", game, *engines, *extra, "--games", "1", "--out", str(out))
+    done = referee("play", game, *engines, *extra, "--games", "1", "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert "(adjudication, " in done.stdout
     (record,) = read_records(out)
@@ -150,19 +186,21 @@ def test_score_adjudication_ends_real_games_and_adjudicate_confirms_it(
     assert reason in (record.tag("Reason") or "")
     assert record.tag(TAG) == extra[1].join(["resign " if "resign" in extra[0] else "draw ", ""])
     assert len(record.moves) < 30  # ended early, by the rule
-    code, verdicts = adjudicate(out)
+    code, verdicts = adjudicate(referee, out)
     assert code == 0 and verdicts[0]["verdict"] == "confirmed"
     # A hand-edited last score no longer justifies the adjudication: disputed.
     spoiler = "1000" + ",0" * (players - 1)  # far from even, and nobody but seat 1 lost
     if culprit is not None:
         spoiler = "500,500" if players == 2 else "334,333,333"
     _edit_last_score(out, spoiler)
-    code, verdicts = adjudicate(out)
+    code, verdicts = adjudicate(referee, out)
     assert code == 1 and verdicts[0]["verdict"] == "wrong-result"
     assert "do not justify" in str(verdicts[0]["reason"])
 
 
-def test_tournament_command_line_nodes_fill_entrants_without_their_own(tmp_path: Path) -> None:
+def test_tournament_command_line_nodes_fill_entrants_without_their_own(
+    tmp_path: Path, referee: Referee
+) -> None:
     config = tmp_path / "t.toml"
     config.write_text(
         f"""
@@ -182,9 +220,7 @@ command = "{ROOT / THINKER}"
 """
     )
     out = tmp_path / "ev"
-    done = run_referee(
-        "tournament", str(config), "--nodes", "70", "--depth", "2", "--out", str(out)
-    )
+    done = referee("tournament", str(config), "--nodes", "70", "--depth", "2", "--out", str(out))
     assert done.returncode == 0, done.stderr
     logs = "\n".join(p.read_text() for p in sorted((out / "logs").glob("*")))
     assert "> go nodes 400 depth 2 time" in logs  # its own nodes kept, the depth filled
@@ -194,7 +230,7 @@ command = "{ROOT / THINKER}"
     assert limits == [(400, 2), (70, 2)]  # kept for --resume
     # The shared --nodes skips an entrant that does not declare the feature, and says so;
     # a limit given to that entrant itself refuses the event before any game, in one line.
-    spared = run_referee(
+    spared = referee(
         "tournament", "--game", "trike", "-e", THINKER, "-e", "random", "--nodes", "5",
         "--games", "1", "--max-plies", "4", "--out", str(tmp_path / "ev2"),
     )  # fmt: skip
@@ -202,7 +238,7 @@ command = "{ROOT / THINKER}"
     assert "random does not declare 'feature nodes': it plays without a node limit" in (
         spared.stderr
     )
-    refused = run_referee(
+    refused = referee(
         "tournament", "--game", "trike", "-e", THINKER, "-e", "cmd=random nodes=5",
         "--out", str(tmp_path / "ev3"),
     )  # fmt: skip
@@ -225,9 +261,9 @@ command = "{ROOT / THINKER}"
     ],
 )
 def test_tournament_bad_limits_and_rules_are_one_line(
-    tmp_path: Path, flag: str, value: str, message: str
+    tmp_path: Path, referee: Referee, flag: str, value: str, message: str
 ) -> None:
-    done = run_referee(
+    done = referee(
         "tournament", "--game", "trike", "-e", "random", "-e", "random", flag, value,
         "--out", str(tmp_path / "ev"),
     )  # fmt: skip
@@ -236,7 +272,7 @@ def test_tournament_bad_limits_and_rules_are_one_line(
     assert not (tmp_path / "ev" / "games.tgn").exists()
 
 
-def test_tournament_resign_and_draw_from_the_command_line(tmp_path: Path) -> None:
+def test_tournament_resign_and_draw_from_the_command_line(tmp_path: Path, referee: Referee) -> None:
     config = tmp_path / "t.toml"
     config.write_text(
         f"""
@@ -255,7 +291,7 @@ command = "{SCORED} --score 0:500,500 --score 4:960,40"
 """
     )
     out = tmp_path / "ev"
-    done = run_referee(
+    done = referee(
         "tournament", str(config), "--resign", "movecount=2,share=50", "--max-plies", "300",
         "--out", str(out),
     )  # fmt: skip
@@ -269,7 +305,7 @@ command = "{SCORED} --score 0:500,500 --score 4:960,40"
         assert record.tag(TAG) == (
             "resign movecount=2,share=50; draw movenumber=10,movecount=3,spread=20"
         )
-    code, verdicts = adjudicate(out / "games.tgn")
+    code, verdicts = adjudicate(referee, out / "games.tgn")
     assert code == 0 and {v["verdict"] for v in verdicts} == {"confirmed"}
     header = json.loads((out / "journal.jsonl").read_text().splitlines()[0])
     assert header["config"]["adjudication"] == {
@@ -277,5 +313,5 @@ command = "{SCORED} --score 0:500,500 --score 4:960,40"
         "resign": {"movecount": 2, "share": 50},
         "draw": {"movenumber": 10, "movecount": 3, "spread": 20},
     }
-    again = run_referee("tournament", "--resume", "--out", str(out))  # the settings kept
+    again = referee("tournament", "--resume", "--out", str(out))  # the settings kept
     assert again.returncode == 0, again.stderr
