@@ -27,6 +27,7 @@ instead (``tests/cores.py``), while no other test runs.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -37,6 +38,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from tests.clirun import RefereeCli, referee_here
 from tests.report.webdriver import Browser, BrowserUnavailable
 
 # No per-example deadline: a loaded 2-core machine can take a second for what usually
@@ -64,6 +66,14 @@ def browser() -> Iterator[Browser]:
         pytest.skip(f"no headless chromium: {exc}")
     with started:
         yield started
+
+
+@pytest.fixture
+def referee_cli(capsys: pytest.CaptureFixture[str]) -> RefereeCli:
+    """``referee ARGS… [cwd=…]`` run in this process (``tests.clirun.referee_here``),
+    answered as ``run_referee`` answers: for tests of what a command does, where the
+    referee's own process (its signals, exit, stderr) is not the point."""
+    return functools.partial(referee_here, capsys)
 
 
 @pytest.fixture(scope="session")

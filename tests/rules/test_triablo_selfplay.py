@@ -151,8 +151,10 @@ def test_a_thousand_random_games(players: int) -> None:
 
 
 @pytest.mark.processes
-def test_three_player_subprocess_match_is_confirmed(tmp_path: Path) -> None:
-    shown, text, verdicts = play_and_adjudicate(tmp_path / "games.tgn", "triablo", 3)
+def test_three_player_subprocess_match_is_confirmed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown, text, verdicts = play_and_adjudicate(capsys, tmp_path / "games.tgn", "triablo", 3)
     assert "Game 4/4" in shown
     assert text.count('[Players "3"]') == 4 and '[Game "triablo"]' in text
     assert [v["verdict"] for v in verdicts] == ["confirmed"] * 4

@@ -22,7 +22,7 @@ from referee.games.trichess.board import INDEX, NAMES, geometry
 from referee.perft import perft
 from referee.registry import GAMES, find_game_class, make_game
 from referee.results import result_text
-from tests.clirun import run_referee
+from tests.clirun import RefereeCli
 from tests.golden import check_golden
 from tests.golden import playthrough as golden_playthrough
 from tests.matches import play_and_adjudicate
@@ -539,17 +539,19 @@ FAT = """
 # --- perft through the CLI, golden playthroughs, a real match -----------------------------
 
 
-def test_cli_perft_agrees_with_the_perft_file() -> None:
-    done = run_referee("perft", "trichess", "3")
+def test_cli_perft_agrees_with_the_perft_file(referee_cli: RefereeCli) -> None:
+    done = referee_cli("perft", "trichess", "3")
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "20", "2", "400", "3", "8000"]
     assert perft(Trichess().initial_state(3), 2) == 400
 
 
 @pytest.mark.processes
-def test_random_bots_play_a_real_match_and_adjudication_confirms(tmp_path: Path) -> None:
+def test_random_bots_play_a_real_match_and_adjudication_confirms(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shown, text, verdicts = play_and_adjudicate(
-        tmp_path / "games.tgn", "trichess", 3, "--option", "draw-cap=10"
+        capsys, tmp_path / "games.tgn", "trichess", 3, "--option", "draw-cap=10"
     )
     assert "Game 4/4" in shown
     assert text.count('[Game "trichess"]') == 4 and '[Players "3"]' in text

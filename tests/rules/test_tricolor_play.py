@@ -277,9 +277,11 @@ def test_per_move_configurations_match_the_whole_board_lists(n: int, rim: bool) 
 
 @pytest.mark.processes
 @pytest.mark.parametrize(("players", "options"), [(2, []), (3, ["--option", "n=3"])])
-def test_subprocess_match_is_confirmed(tmp_path: Path, players: int, options: list[str]) -> None:
+def test_subprocess_match_is_confirmed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], players: int, options: list[str]
+) -> None:
     shown, text, verdicts = play_and_adjudicate(
-        tmp_path / "games.tgn", "tricolor", players, *options
+        capsys, tmp_path / "games.tgn", "tricolor", players, *options
     )
     assert "Game 4/4" in shown
     assert text.count('[Game "tricolor"]') == 4

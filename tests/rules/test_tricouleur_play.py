@@ -188,7 +188,9 @@ def test_golden_playthrough(name: str) -> None:
 
 
 @pytest.mark.processes
-def test_random_bots_match_is_adjudicated_confirmed(tmp_path: Path) -> None:
-    _, _, verdicts = play_and_adjudicate(tmp_path / "games.tgn", "tricouleur", 2)
+def test_random_bots_match_is_adjudicated_confirmed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, _, verdicts = play_and_adjudicate(capsys, tmp_path / "games.tgn", "tricouleur", 2)
     assert len(verdicts) == 4
     assert all(line["verdict"] == "confirmed" for line in verdicts), verdicts
