@@ -15,7 +15,7 @@ from referee.record import format_record
 from referee.record.model import GameRecord, MoveEntry
 from referee.record.parse import parse_records
 from tests.c_build import build_trike_engine
-from tests.clirun import cli
+from tests.clirun import RefereeCli, cli
 from tests.clirun import run_referee as referee
 
 
@@ -72,8 +72,8 @@ def test_user_errors_are_one_line(
     assert "Traceback" not in err
 
 
-def test_records_may_go_to_dev_null() -> None:
-    done = referee("play", "trike", "-e", "random", "-e", "random", "--games", "1",
+def test_records_may_go_to_dev_null(referee_cli: RefereeCli) -> None:
+    done = referee_cli("play", "trike", "-e", "random", "-e", "random", "--games", "1",
                    "--out", "/dev/null", "--tc", "inf")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "records appended to /dev/null" in done.stdout
@@ -138,12 +138,12 @@ def match_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.processes  # a real 20-game match (match_file)
-def test_real_match_records_are_all_confirmed(match_file: Path) -> None:
+def test_real_match_records_are_all_confirmed(match_file: Path, referee_cli: RefereeCli) -> None:
     records = parse_records(match_file.read_text())
     assert len(records) == 20
     assert {r.tag("Termination") for r in records} == {"rules"}
     assert {r.tag("Seat1") for r in records} == {"random", "trike-c"}
-    done = referee("adjudicate", str(match_file), "--json")
+    done = referee_cli("adjudicate", str(match_file), "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     verdicts = [json.loads(line) for line in done.stdout.splitlines()]
     assert [v["verdict"] for v in verdicts] == ["confirmed"] * 20
@@ -151,13 +151,15 @@ def test_real_match_records_are_all_confirmed(match_file: Path) -> None:
 
 
 @pytest.mark.processes  # a real 20-game match (match_file)
-def test_hand_edited_illegal_move_is_found_at_its_ply(match_file: Path, tmp_path: Path) -> None:
+def test_hand_edited_illegal_move_is_found_at_its_ply(
+    match_file: Path, tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     records = parse_records(match_file.read_text())
     first = records[2].moves[0].text
     records[2] = _edit(records[2], 5, first)  # the first move's cell is occupied by now
     path = tmp_path / "edited.tgn"
     path.write_text("".join(format_record(r) for r in records))
-    done = referee("adjudicate", str(path), "--json")
+    done = referee_cli("adjudicate", str(path), "--json")
     assert done.returncode == 1
     verdicts = [json.loads(line) for line in done.stdout.splitlines()]
     disputed = [v for v in verdicts if v["verdict"] != "confirmed"]
@@ -170,14 +172,16 @@ def test_hand_edited_illegal_move_is_found_at_its_ply(match_file: Path, tmp_path
 
 
 @pytest.mark.processes  # a real 20-game match (match_file)
-def test_hand_edited_wrong_result_is_reported(match_file: Path, tmp_path: Path) -> None:
+def test_hand_edited_wrong_result_is_reported(
+    match_file: Path, tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     records = parse_records(match_file.read_text())
     claimed = "0-1" if records[0].result == "1-0" else "1-0"
     records[0] = _retag(records[0], "Result", claimed)
     text = "".join(format_record(r) for r in records)
     path = tmp_path / "edited.tgn"
     path.write_text(text)
-    done = referee("adjudicate", str(path))
+    done = referee_cli("adjudicate", str(path))
     assert done.returncode == 1
     assert "game 1: wrong-result" in done.stdout
     assert "20 game(s), 1 disputed" in done.stdout

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from referee.record import parse_records, read_records
-from tests.clirun import run_referee
+from tests.clirun import RefereeCli
 from tournaments.play.errors import VOID_ATTEMPTS
 
 pytestmark = pytest.mark.processes  # real play, tournament and check-engine runs
@@ -26,10 +25,6 @@ FATAL = "fatal: cannot open weights.bin"
 FAULTY = f"{sys.executable} -m bots faulty --stderr '{FATAL}'"
 AT_HANDSHAKE = f"{FAULTY} --mode crash-before"
 MID_GAME = f"{FAULTY} --mode crash --at 4"
-
-
-def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return run_referee(*args, timeout=180, cwd=cwd)
 
 
 def transcript_paths(text: str, cwd: Path) -> list[Path]:
@@ -43,8 +38,10 @@ def reasons(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("engine", [AT_HANDSHAKE, MID_GAME], ids=["handshake", "mid-game"])
-def test_play_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path) -> None:
-    done = referee(
+def test_play_shows_the_stderr_line_everywhere(
+    engine: str, tmp_path: Path, referee_cli: RefereeCli
+) -> None:
+    done = referee_cli(
         "play", "trike", "-e", engine, "-e", "random", "--games", "1", "--out", "g.tgn",
         cwd=tmp_path,
     )  # fmt: skip
@@ -70,10 +67,12 @@ def test_play_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path) -> N
     assert "## seat 1: faulty" in transcript or "## seat 1: python" in transcript
 
 
-def test_the_other_engines_are_not_told_the_failed_engines_stderr(tmp_path: Path) -> None:
+def test_the_other_engines_are_not_told_the_failed_engines_stderr(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     """The record and the console carry the stderr line; the ``gameover`` the opponent
     reads names the failure without it (an engine's stderr is its owner's to read)."""
-    done = referee(
+    done = referee_cli(
         "play", "trike", "-e", MID_GAME, "-e", "random", "--games", "1", "--out", "g.tgn",
         "--transcripts", "all", cwd=tmp_path,
     )  # fmt: skip
@@ -88,8 +87,12 @@ def test_the_other_engines_are_not_told_the_failed_engines_stderr(tmp_path: Path
     assert all("exited with code 3" in line and FATAL not in line for line in told), told
 
 
-def test_play_without_out_keeps_the_transcript_in_the_temporary_folder(tmp_path: Path) -> None:
-    done = referee("play", "trike", "-e", MID_GAME, "-e", "random", "--games", "1", cwd=tmp_path)
+def test_play_without_out_keeps_the_transcript_in_the_temporary_folder(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
+    done = referee_cli(
+        "play", "trike", "-e", MID_GAME, "-e", "random", "--games", "1", cwd=tmp_path
+    )
     [path] = transcript_paths(done.stdout, tmp_path)
     assert path.is_absolute() and path.parent != tmp_path
     try:
@@ -99,8 +102,10 @@ def test_play_without_out_keeps_the_transcript_in_the_temporary_folder(tmp_path:
 
 
 @pytest.mark.parametrize("engine", [AT_HANDSHAKE, MID_GAME], ids=["handshake", "mid-game"])
-def test_tournament_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path) -> None:
-    done = referee(
+def test_tournament_shows_the_stderr_line_everywhere(
+    engine: str, tmp_path: Path, referee_cli: RefereeCli
+) -> None:
+    done = referee_cli(
         "tournament", "--game", "trike", "-e", f"bad={engine}", "-e", "random",
         "--games", "1", "--rounds", "1", "--out", "ev", "--concurrency", "1",
         cwd=tmp_path,
@@ -124,15 +129,19 @@ def test_tournament_shows_the_stderr_line_everywhere(engine: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("engine", [AT_HANDSHAKE, MID_GAME], ids=["handshake", "mid-game"])
-def test_check_engine_shows_the_stderr_line(engine: str, tmp_path: Path) -> None:
-    done = referee("check-engine", "trike", "--timeout", "5", "--", engine, cwd=tmp_path)
+def test_check_engine_shows_the_stderr_line(
+    engine: str, tmp_path: Path, referee_cli: RefereeCli
+) -> None:
+    done = referee_cli("check-engine", "trike", "--timeout", "5", "--", engine, cwd=tmp_path)
     assert done.returncode == 1
     failed = [line for line in done.stdout.splitlines() if " FAIL " in line]
     assert failed and FATAL in failed[0], done.stdout
 
 
-def test_a_silent_handshake_timeout_asks_about_flushing(tmp_path: Path) -> None:
-    done = referee(
+def test_a_silent_handshake_timeout_asks_about_flushing(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
+    done = referee_cli(
         "check-engine", "trike", "--timeout", "1", "--",
         f"{sys.executable} -m bots faulty --mode no-handshake --stderr 'loading'",
         cwd=tmp_path,

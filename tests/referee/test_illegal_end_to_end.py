@@ -26,7 +26,7 @@ from referee.record.model import MoveEntry
 from referee.record.stream import read_records
 from referee.record.write import format_record
 from referee.registry import make_game
-from tests.clirun import cli, run_referee
+from tests.clirun import RefereeCli, cli
 
 pytestmark = pytest.mark.processes  # a real match and adjudicate per game
 
@@ -75,10 +75,11 @@ def test_a_match_and_adjudicate_name_the_rule(
     seats: int,
     extra: tuple[str, ...],
     capsys: pytest.CaptureFixture[str],
+    referee_cli: RefereeCli,
 ) -> None:
     out = tmp_path / "games.tgn"
     engines = ["-e", FAULTY.format(mode="illegal")] + ["-e", "random"] * (seats - 1)
-    played = run_referee(
+    played = referee_cli(
         "play", name, *engines, *extra, "--games", "1", "--tc", "60+1", "--out", str(out)
     )
     assert played.returncode == 0, played.stdout + played.stderr
@@ -102,12 +103,12 @@ def test_a_match_and_adjudicate_name_the_rule(
 
 
 def test_with_an_opening_plies_count_from_the_game_start(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], referee_cli: RefereeCli
 ) -> None:
     """A tournament with a 3-ply random opening: the forfeit's ply counts the opening's plies,
     as ``adjudicate`` and ``show --ply`` do."""
     out = tmp_path / "event"
-    ran = run_referee(
+    ran = referee_cli(
         "tournament", "--game", "trike", "-e", FAULTY.format(mode="illegal"), "-e", "random",
         "--games", "1", "--opening-plies", "3", "--tc", "60+1", "--out", str(out),
     )  # fmt: skip
@@ -137,10 +138,10 @@ def test_with_an_opening_plies_count_from_the_game_start(
     assert "(ply 1, of the opening)" in opening
 
 
-def test_an_unparsable_move_keeps_its_parse_error(tmp_path: Path) -> None:
+def test_an_unparsable_move_keeps_its_parse_error(tmp_path: Path, referee_cli: RefereeCli) -> None:
     out = tmp_path / "games.tgn"
     engines = ["-e", FAULTY.format(mode="unparsable"), "-e", "random"]
-    played = run_referee("play", "trike", *engines, "--games", "1", "--out", str(out))
+    played = referee_cli("play", "trike", *engines, "--games", "1", "--out", str(out))
     assert played.returncode == 0, played.stdout + played.stderr
     (record,) = read_records(out)
     game, state = _replayed(record)

@@ -11,7 +11,7 @@ import pytest
 
 from referee.record.model import GameRecord, MoveEntry
 from referee.record.stream import read_records
-from tests.clirun import run_referee
+from tests.clirun import RefereeCli
 from tournaments.html.chart import HEIGHT, TOP
 from tournaments.html.evaluation import evaluation_chart, moves_with_search, seat_shares
 from tournaments.html.report import build_report
@@ -64,7 +64,9 @@ def test_games_without_scores_get_no_chart() -> None:
 
 
 @pytest.mark.processes
-def test_report_and_adjudicate_pages_of_a_real_event(tmp_path: Path) -> None:
+def test_report_and_adjudicate_pages_of_a_real_event(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     scored = f"{sys.executable} {ROOT / 'tests/engines/scored_engine.py'}"
     config = tmp_path / "t.toml"
     config.write_text(
@@ -82,7 +84,7 @@ name = "quiet"
 command = "{scored} --score 0:none --score 8:450,550"
 """
     )
-    done = run_referee("tournament", str(config), "--out", str(tmp_path / "ev"))
+    done = referee_cli("tournament", str(config), "--out", str(tmp_path / "ev"))
     assert done.returncode == 0, done.stderr
     page = build_report(read_event(tmp_path / "ev"))
     games = re.findall(r'<details class="game".*?</details>', page, re.S)
@@ -97,7 +99,7 @@ command = "{scored} --score 0:none --score 8:450,550"
         assert notes and all(note.startswith("d=1 n=") for note in notes)
         assert any("s=620,380" in note for note in notes)
     out = tmp_path / "verdicts.html"
-    judged = run_referee("adjudicate", str(tmp_path / "ev" / "games.tgn"), "--html", str(out))
+    judged = referee_cli("adjudicate", str(tmp_path / "ev" / "games.tgn"), "--html", str(out))
     assert judged.returncode == 0
     verdicts = out.read_text()
     assert verdicts.count('<figure class="chart evaluation">') == 2
@@ -107,11 +109,13 @@ command = "{scored} --score 0:none --score 8:450,550"
     assert verdicts.count('<small class="search">') == sum(len(r.moves) for r in records)
 
 
-def test_pages_of_games_without_scores_show_none(match_dir: Path, tmp_path: Path) -> None:
+def test_pages_of_games_without_scores_show_none(
+    match_dir: Path, tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     page = build_report(read_event(match_dir))
     assert "chart evaluation" not in page and 'class="search"' not in page
     out = tmp_path / "v.html"
-    judged = run_referee("adjudicate", str(match_dir / "games.tgn"), "--html", str(out))
+    judged = referee_cli("adjudicate", str(match_dir / "games.tgn"), "--html", str(out))
     assert judged.returncode == 0
     text = out.read_text()
     assert "chart evaluation" not in text and "Evaluations" not in text

@@ -18,7 +18,7 @@ from protocol.search_info import SearchInfo, Shares
 from protocol.spec import EngineSpec
 from referee.match import PlayedMove
 from referee.players import GameSetup
-from tests.clirun import ROOT, cli, run_referee
+from tests.clirun import ROOT, RefereeCli, cli
 from tests.tournaments.local import bot_factory, hooked_factory
 from tournaments.event import stream, stream_models
 from tournaments.event.config import parse_config
@@ -183,10 +183,12 @@ def test_events_moves_needs_events(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 @pytest.mark.processes
-def test_events_of_games_played_in_worker_processes(tmp_path: Path) -> None:
+def test_events_of_games_played_in_worker_processes(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     """The feeds are written by worker processes and followed by the runner."""
     events = tmp_path / "events.jsonl"
-    done = run_referee(
+    done = referee_cli(
         "tournament", "--game", "trike", "-e", "random", "-e", "greedy", "-e", "random --seed 3",
         "--max-plies", "8", "--tc", "inf", "--concurrency", "2", "--workers", "2",
         "--events", str(events), "--events-moves", "--out", str(tmp_path / "t"), "-q",

@@ -15,7 +15,7 @@ import trio
 
 from protocol.spec import EngineSpec
 from referee.players import GameSetup
-from tests.clirun import cli, run_referee
+from tests.clirun import RefereeCli, cli
 from tests.tournaments.local import bot_factory, hooked_factory
 from tournaments.event.config import ConfigError, parse_config
 from tournaments.event.knockout import (
@@ -264,9 +264,11 @@ def test_knockout_settings_that_do_not_fit(settings: dict[str, Any], message: st
 
 
 @pytest.mark.processes
-def test_a_knockout_on_the_command_line_prints_its_bracket(tmp_path: Path) -> None:
+def test_a_knockout_on_the_command_line_prints_its_bracket(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     engines = [arg for i in range(1, 10) for arg in ("-e", f"random --seed {i}")]
-    done = run_referee(
+    done = referee_cli(
         "tournament", "--game", "trike", "--format", "knockout", *engines,
         "--max-plies", "8", "--tc", "inf", "--out", str(tmp_path / "k"), "-q",
     )  # fmt: skip

@@ -18,7 +18,7 @@ import trio
 
 from referee.adjudicate_stream import adjudicate_file
 from referee.record import GameRecord, read_records
-from tests.clirun import cli, run_referee
+from tests.clirun import RefereeCli, cli
 from tests.tournaments.local import bot_factory, failing_starts, late_factory
 from tournaments.cli.play import match_config
 from tournaments.cli.tournament_setup import RunOptions, checked_plan, engine_entrants
@@ -146,12 +146,14 @@ def test_a_game_void_every_time_stops_the_match_with_the_games_before_it(
 
 
 @pytest.mark.processes
-def test_play_at_concurrency_2_on_worker_processes_with_an_openings_file(tmp_path: Path) -> None:
+def test_play_at_concurrency_2_on_worker_processes_with_an_openings_file(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     (tmp_path / "book.txt").write_text(OPENINGS)
-    done = run_referee(
+    done = referee_cli(
         "play", "trike", "-e", "random", "-e", "greedy", "--games", "4", "--concurrency", "2",
         "--openings", "book.txt", "--tc", "inf", "--out", "g.tgn", "--transcripts", "all",
-        cwd=tmp_path, timeout=120,
+        cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     lines = re.findall(r"^Game (\d)/4 \(round (\d)\)", done.stdout, re.MULTILINE)
@@ -166,18 +168,18 @@ def test_play_at_concurrency_2_on_worker_processes_with_an_openings_file(tmp_pat
 
 
 @pytest.mark.processes
-def test_the_play_and_tournament_commands_record_the_same_games_alike(tmp_path: Path) -> None:
+def test_the_play_and_tournament_commands_record_the_same_games_alike(
+    tmp_path: Path, referee_cli: RefereeCli
+) -> None:
     """The console commands themselves: the same engines and seed give the same games,
     whose records carry the same tags (only ``Event`` and ``Date`` differ)."""
     common = ("-e", "random", "-e", "greedy", "--seed", "3", "--tc", "inf",
               "--opening-plies", "2")  # fmt: skip
-    played = run_referee(
-        "play", "trike", *common, "--games", "4", "--out", "p.tgn", cwd=tmp_path, timeout=120
-    )
+    played = referee_cli("play", "trike", *common, "--games", "4", "--out", "p.tgn", cwd=tmp_path)
     assert played.returncode == 0, played.stdout + played.stderr
-    toured = run_referee(
+    toured = referee_cli(
         "tournament", "--game", "trike", *common, "--rounds", "2", "--out", "ev", "-q",
-        cwd=tmp_path, timeout=120,
+        cwd=tmp_path,
     )  # fmt: skip
     assert toured.returncode == 0, toured.stdout + toured.stderr
     mine = sorted(read_records(tmp_path / "p.tgn"), key=lambda r: int(r.tag("GameNumber") or 0))
