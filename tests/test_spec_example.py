@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -71,18 +72,39 @@ def check(path: Path, game: str) -> dict[str, str]:
     return marks
 
 
-def test_as_printed_it_passes_the_protocol_steps_and_resigns(tmp_path: Path) -> None:
-    path = tmp_path / "minimal.py"
-    path.write_text(example())
-    marks = check(path, "trike")
+CHECKS = [("as printed", "trike"), ("with rules", "trike"), ("with rules", "triablo")]
+"""The checks of this module: which engine (the example as printed, or with a move
+generator), and which game."""
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict[str, str]]:
+    """Each of ``CHECKS``'s step marks, the three run side by side: a check mostly waits
+    (fresh processes, ``go movetime`` requests, clocked games), and its marks are about
+    what the engine sent."""
+    folder = tmp_path_factory.mktemp("spec-example")
+    engines = {"as printed": example(), "with rules": with_rules(example())}
+    paths = {}
+    for name, code in engines.items():
+        paths[name] = folder / f"{name.replace(' ', '-')}.py"
+        paths[name].write_text(code)
+    with ThreadPoolExecutor(max_workers=len(CHECKS)) as pool:
+        marks = pool.map(lambda case: check(paths[case[0]], case[1]), CHECKS)
+        return dict(zip(CHECKS, marks, strict=True))
+
+
+def test_as_printed_it_passes_the_protocol_steps_and_resigns(
+    checked: dict[tuple[str, str], dict[str, str]],
+) -> None:
+    marks = checked["as printed", "trike"]
     assert {name for name, mark in marks.items() if mark == "ok"} == PROTOCOL_STEPS
     assert {mark for name, mark in marks.items() if name not in PROTOCOL_STEPS} == {"FAIL"}
 
 
 @pytest.mark.parametrize("game", ["trike", "triablo"])
-def test_with_a_move_generator_it_passes_every_step(game: str, tmp_path: Path) -> None:
-    path = tmp_path / "minimal.py"
-    path.write_text(with_rules(example()))
-    marks = check(path, game)
+def test_with_a_move_generator_it_passes_every_step(
+    game: str, checked: dict[tuple[str, str], dict[str, str]]
+) -> None:
+    marks = checked["with rules", game]
     assert set(marks.values()) == {"ok"}, marks
     assert len(marks) == 18
