@@ -6,7 +6,6 @@ into one line); one runs the real process end to end.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 from referee.record import build_record, format_record
 from referee.registry import make_game
+from tests.clirun import RefereeCli
 from tests.pictures.positions import CASES, mid_game, move_texts, start
 from tournaments.cli.app import main
 from tournaments.cli.show import replay
@@ -67,26 +67,10 @@ def test_ascii_at_ply_zero_is_the_start(
 
 
 def test_svg_of_the_second_game_marks_the_chain_end_to_end(
-    record_file: Path, tmp_path: Path
+    record_file: Path, tmp_path: Path, referee_cli: RefereeCli
 ) -> None:
     out = tmp_path / "pos.svg"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tournaments",
-            "show",
-            str(record_file),
-            "--game",
-            "2",
-            "--svg",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = referee_cli("show", str(record_file), "--game", "2", "--svg", str(out))
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"wrote {out}\n"
     picture = out.read_text()
@@ -150,7 +134,7 @@ def test_show_reads_no_further_than_its_game(
     437 MB, and a broken game anywhere hid every other. It reads up to its game; the file's
     own problems before it, and a missing game, are still one line."""
     path = tmp_path / "tail.tgn"
-    path.write_text(record_file.read_text() + "[Game \"trike\"\n\nnot a record at all\n")
+    path.write_text(record_file.read_text() + '[Game "trike"\n\nnot a record at all\n')
     code, out, err = referee(capsys, monkeypatch, "show", str(path), "--game", "2")
     assert code == 0 and "last move:" in out, err
     code, _, err = referee(capsys, monkeypatch, "show", str(path), "--game", "3")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import functools
 import random
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +20,7 @@ from referee.games.tricolor.configs import completed, configs_for, on_board
 from referee.games.tricolor.geometry import Board
 from referee.perft import perft
 from referee.record import build_record
+from tests.clirun import RefereeCli
 from tests.cores import interleaved, on_every_core
 from tests.matches import play_and_adjudicate
 from tests.rules.test_perft import PERFT_DIR, load_cases
@@ -81,21 +80,14 @@ def test_merged_perft_equals_plain_perft(n: int, depth: int) -> None:
     assert start_profile(n)[: depth + 1] == [perft(state, d) for d in range(depth + 1)]
 
 
-def test_cli_perft_agrees_with_the_table() -> None:
+def test_cli_perft_agrees_with_the_table(referee_cli: RefereeCli) -> None:
     # To depth 3: the table's depth 4 (3 million sequences) is test_perft's, a marathon.
     expected = [
         f"{c.depth} {c.count}"
         for c in load_cases(PERFT_DIR / "tricolor.perft")
         if c.name == "tricolor-start-default" and c.depth <= 3
     ]
-    done = subprocess.run(
-        [sys.executable, "-m", "tournaments", "perft", "tricolor", "3"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = referee_cli("perft", "tricolor", "3")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == expected
 
