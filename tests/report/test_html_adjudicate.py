@@ -97,7 +97,8 @@ def test_adjudicate_html_errors(
     code, _, err = cli(capsys, "adjudicate", str(tmp_path / "none.tgn"), "--html", "x.html")
     assert code == 2 and err.startswith("referee: error: ") and err.count("\n") == 1
     games = str(match_dir / "games.tgn")
-    code, _, err = cli(capsys, "adjudicate", games, "--html", str(tmp_path / "no" / "x.html"))
+    (tmp_path / "file").write_text("")  # a file where the page's folder should be
+    code, _, err = cli(capsys, "adjudicate", games, "--html", str(tmp_path / "file" / "x.html"))
     assert code == 2 and err.startswith("referee: error: ") and err.count("\n") == 1
     with pytest.raises(ValueError, match="1 records but 0 verdicts"):
         build_adjudication_page("f", read_records(match_dir / "games.tgn")[:1], [])

@@ -83,7 +83,8 @@ class VerdictPages:
     leaves nothing behind.
 
     :raises ReportError: (constructor) the block folder's place is taken by something
-        else; (every method) the page or its folder cannot be written (``writing``).
+        else, or the page's folder cannot be made (a file in its way); (every method) the
+        page or its folder cannot be written (``writing``).
     """
 
     def __init__(
@@ -104,7 +105,9 @@ class VerdictPages:
         self._picture = picture or svg_picture
         self._work: Path | None = None
         with writing(out):
-            # The page's folder must exist: the single page opens its file there first.
+            # A missing folder of the page is made, as ``referee report --out`` makes it
+            # (``write_report``); the single page opens its file there first.
+            out.parent.mkdir(parents=True, exist_ok=True)
             self._single: AdjudicationPage | None = AdjudicationPage(source, out, picture=picture)
             try:
                 self._work = start_folder(self.folder)
