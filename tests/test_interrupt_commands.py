@@ -71,8 +71,15 @@ def test_sigterm_stops_adjudicate_and_its_worker_processes(tmp_path: Path) -> No
     assert left_after(str(path), 20) == []  # the worker processes (forked: same command line)
 
 
-def test_sigterm_stops_bench_and_its_engines() -> None:
-    marker = "--seed 930017"
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("background", [False, True], ids=["foreground", "sigint-ignored"])
+def test_sigterm_stops_bench_and_its_engines(background: bool) -> None:
+    # A background job of a script (``referee bench &``) starts with SIGINT ignored: the
+    # stop must still go through trio's own handling (no "abandoned run" warning).
+    marker = f"--seed {930017 + background}"
     engine = f"{sys.executable} -m bots faulty --slow 20 {marker}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "tournaments", "bench", "-c", "2", "--tournament-games", "100",
@@ -80,6 +87,7 @@ def test_sigterm_stops_bench_and_its_engines() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ignore_sigint if background else None,
     )  # fmt: skip
     try:
         wait_while_running(

@@ -65,13 +65,18 @@ def _as_ctrl_c(signum: int, frame: FrameType | None) -> None:
 def stop_signals_interrupt(*, as_ctrl_c: bool = False) -> Iterator[None]:
     """Within the block, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main
     thread (as SIGINT does; with ``as_ctrl_c`` they are sent on as SIGINT, for a plain
-    ``trio.run`` to deliver); the previous handlers come back after it. Off the main
+    ``trio.run`` to deliver, and an ignored SIGINT is Python's again, so that it can);
+    the previous handlers come back after it. Off the main
     thread (where handlers cannot be set) it changes nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     stop = _as_ctrl_c if as_ctrl_c else _interrupt
     previous = {sig: signal.signal(sig, stop) for sig in STOP_SIGNALS}
+    if as_ctrl_c and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # A background job of a script starts with SIGINT ignored: trio would then not
+        # take it, and the SIGINT a stop signal becomes must reach trio's handler.
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:
