@@ -17,7 +17,7 @@ from protocol.messages import Go, NewGame
 from referee.games.triablo.board import NUM_POINTS
 from referee.games.triablo.pieces import BACK, CONTROLLER, NO_ONE, tips_on
 from referee.registry import make_game
-from tests.test_mcts import new_brain
+from tests.test_mcts import new_brain, newgame
 
 
 def reference_aims(state: Any) -> tuple[float, ...]:
@@ -131,7 +131,7 @@ def test_material_only_leaves_the_term_out() -> None:
     assert build_parser().parse_args(["--material-only"]).material_only is True
     assert build_parser().parse_args([]).material_only is False
     plain = MctsBrain(0, positional=False)
-    assert plain.newgame(make_game("triablo"), NewGame("triablo", 2, 1, 5)) is None
+    assert newgame(plain, make_game("triablo"), NewGame("triablo", 2, 1, 5)) is None
     assert plain.valuer is not None and plain.valuer.positional is None
     state = next(s for s in random_positions(2, "yes", 3)[20:] if any(triablo_aims(s)))
     game = make_game("triablo")
