@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from referee.errors import path_error
+from referee.record.heap import fix_mmap_threshold
 from referee.record.model import GameRecord, RecordSyntaxError
 from referee.record.parse import GAME_START, StrayTextError, parse_piece
 
@@ -190,6 +191,7 @@ def _decode(piece: bytes, source: str, line: int) -> str | RecordSyntaxError:
 
 def parse_batch(batch: RecordBatch) -> list[Entry]:
     """The entries of ``batch`` in order (``referee.record.parse.parse_piece`` per piece)."""
+    fix_mmap_threshold()  # a bounded peak wherever the batch is parsed (record.heap)
     if batch.skipped:
         size = f"{batch.limit:,} bytes"
         what = "a game" if batch.opens_game else "text"

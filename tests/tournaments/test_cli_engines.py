@@ -136,7 +136,7 @@ def _journal_config(out: Path) -> dict[str, Any]:
         (("--nodes", "5", "--each", "nodes=6"), "--nodes 5 and --each nodes=6 contradict"),
         (("--each", "name=x"), "name is each engine's own"),
         (("--entrants", "add"), "give a file"),
-        (("--tc", "1+0", "--movetime", "100"), "give either tc or movetime_ms, not both"),
+        (("--tc", "1+0", "--movetime", "100"), "give either --tc or --movetime, not both"),
         (("--tc", "1+0", "--each", "tc=2+0"), "--tc 1+0 and --each tc=2+0 contradict"),
         (("--movetime", "100", "--each", "tc=2+0"), "--movetime 100 and --each tc=2+0"),
     ],
