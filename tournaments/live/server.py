@@ -292,10 +292,17 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _closed_by_peer(connection: socket.socket) -> bool:
     """Whether the viewer closed its side (or the connection broke); never blocks. An
-    event stream's viewer sends nothing after its request, so any readable end is that."""
+    event stream's viewer sends nothing after its request, so any readable end is that.
+
+    ``poll``, not ``select``: a big crowd holds descriptors past 1,024, which ``select``
+    cannot watch (a ValueError in the viewer's thread). The readiness is asked first
+    because the connection has a timeout, and a timed socket's ``recv`` waits for it."""
     try:
-        ready, _, _ = select.select([connection], [], [], 0)
-        return bool(ready) and connection.recv(1, socket.MSG_PEEK) == b""
+        poller = select.poll()
+        poller.register(connection, select.POLLIN)  # a hang-up or error comes anyway
+        if not poller.poll(0):
+            return False
+        return connection.recv(1, socket.MSG_PEEK) == b""
     except OSError:
         return True
 
