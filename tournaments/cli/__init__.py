@@ -25,6 +25,27 @@ def _stop(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def forget_handled_interrupt() -> None:
+    """Drop CPython's note that a ``KeyboardInterrupt`` went unhandled, before a chosen exit.
+
+    CPython 3.11 makes that note whenever the exception leaves code that ``exec`` ran
+    from source text, even when a caller catches it afterwards: dataclasses make their
+    methods that way, and a stop signal can land while a module read inside a command
+    makes its dataclasses. At exit the note wins over the chosen status: the process
+    ends by SIGINT (exit -2) instead of 130. A command that ends with ``SystemExit`` has
+    handled every interrupt, so the note is wrong then (an interrupt that does escape is
+    noted again as it leaves ``main``). Where the interpreter keeps no such note,
+    nothing is done.
+    """
+    import ctypes  # here: only on the way out
+
+    try:
+        note = ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt")
+    except (AttributeError, OSError, ValueError):
+        return
+    note.value = 0
+
+
 def main() -> None:
     """The ``referee`` console script: ``tournaments.cli.app.main``, with SIGTERM a
     clean stop (exit 130, one line) from the first moment.
@@ -39,10 +60,15 @@ def main() -> None:
         from tournaments.cli.app import main as run_app
     except KeyboardInterrupt:
         sys.stderr.write("referee: interrupted while starting (nothing was done)\n")
+        forget_handled_interrupt()
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-    run_app()
+    try:
+        run_app()
+    except SystemExit:
+        forget_handled_interrupt()
+        raise
 
 
 __all__ = ["main"]
