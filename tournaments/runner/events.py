@@ -27,7 +27,6 @@ why; the tournament goes on (its journal is what matters).
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import sys
 from collections.abc import Callable
@@ -39,7 +38,7 @@ import trio
 from referee.core import AnyGame
 from tournaments.event import stream
 from tournaments.results.game import GameReport
-from tournaments.runner.record_out import is_named_pipe
+from tournaments.runner.record_out import is_named_pipe, open_pipe_writer
 from tournaments.store.live_feed import LIVE_DIR, feed_number, read_feed
 
 FOLLOW_INTERVAL = 0.1
@@ -146,10 +145,13 @@ def open_events(target: str, on_wait: Callable[[str], None] | None = None) -> Te
 
 
 def _has_reader(fifo: str) -> bool:
-    """Whether the named pipe ``fifo`` has a reader now (a non-blocking open for writing
-    fails with ENXIO when it has none; any other failure is left to the real open)."""
+    """Whether the named pipe ``fifo`` has a reader now (``open_pipe_writer``; any other
+    failure is left to the real open)."""
     try:
-        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-    except OSError as exc:
-        return exc.errno != errno.ENXIO
+        fd = open_pipe_writer(fifo)
+    except OSError:
+        return True
+    if fd is None:
+        return False
+    os.close(fd)
     return True

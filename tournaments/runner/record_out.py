@@ -60,6 +60,23 @@ def is_named_pipe(path: Path) -> bool:
         return False
 
 
+def open_pipe_writer(path: Path | str) -> int | None:
+    """The named pipe at ``path`` opened for writing (blocking writes), or None while it
+    has no reader: a non-blocking open fails with ENXIO then, where a blocking one would
+    hold its thread until a reader comes.
+
+    :raises OSError: any other failure of the open (no rights, no such file).
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            return None
+        raise
+    os.set_blocking(fd, True)
+    return fd
+
+
 class RecordOut:
     """An open ``--out``: ``write`` appends records (formatted text) to it."""
 
@@ -87,16 +104,12 @@ class RecordOut:
         self._fd = fd
 
     def _try_open(self) -> int | None:
-        """The pipe opened for writing, or None while it has no reader (a non-blocking
-        open fails with ENXIO then; a blocking one would hold the thread)."""
+        """``open_pipe_writer`` of the pipe (its writes run in a thread: blocking is what
+        waits), a failure as one line naming it."""
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            return open_pipe_writer(self.path)
         except OSError as exc:
-            if exc.errno == errno.ENXIO:
-                return None
             raise path_error(self.path, exc, "cannot write records to") from None
-        os.set_blocking(fd, True)  # its writes run in a thread: blocking is what waits
-        return fd
 
     async def write(self, text: str) -> None:
         """Append ``text`` (whole records) in one write, off the event loop.
