@@ -214,28 +214,15 @@ def _event_with_records_in_the_way(out: Path) -> Path:
     return out
 
 
-def run_main(
-    args: tuple[str, ...], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["referee", *args])
-    monkeypatch.delenv("REFEREE_DEBUG", raising=False)
-    with pytest.raises(SystemExit) as info:
-        main()
-    code = info.value.code
-    captured = capsys.readouterr()
-    return (code if isinstance(code, int) else 0), captured.out, captured.err
-
-
 @pytest.mark.parametrize(("args", "fragment"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_input_is_one_line_and_status_2(
     args: tuple[str, ...],
     fragment: str,
     places: dict[str, str],
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     args = tuple(a.format(**places) for a in args)
-    code, _, err = run_main(args, capsys, monkeypatch)
+    code, _, err = cli(capsys, *args)
     lines = err.strip().splitlines()
     assert code == 2, err
     assert len(lines) == 1 and lines[0].startswith("referee: error: "), err

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli_bad_input import run_main
+from tests.clirun import cli
 
 ENGINES = ("-e", "random", "-e", "random")
 
@@ -35,7 +35,7 @@ def test_an_empty_output_path_is_refused(
     here.mkdir()
     monkeypatch.chdir(here)
     args = tuple(a.format(dir=tmp_path) for a in args)
-    code, _, err = run_main(args, capsys, monkeypatch)
+    code, _, err = cli(capsys, *args)
     assert code == 2, err
     assert err == (
         f"referee: error: Invalid value for {named}: an empty path (it would mean the current"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli_bad_input import run_main
+from tests.clirun import cli
 
 ENGINES = ("-e", "random", "-e", "random")
 INTERNAL_KEYS = ("movetime_ms", "margin_ms", "command line:", " tc:")
@@ -30,21 +30,18 @@ def test_a_bad_clock_option_is_named_as_typed(
     named: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     where = ("trike",) if command == "play" else ("-g", "trike", "--games", "2")
     out = str(tmp_path / "out")
-    code, _, err = run_main((command, *where, *ENGINES, *args, "--out", out), capsys, monkeypatch)
+    code, _, err = cli(capsys, command, *where, *ENGINES, *args, "--out", out)
     assert code == 2, err
     assert err.count("\n") == 1 and named in err, err
     assert not any(key in err for key in INTERNAL_KEYS), err
     assert not Path(out).exists()
 
 
-def test_bench_names_its_tc_as_typed(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    code, _, err = run_main(("bench", "-c", "1", "--tc", "fast"), capsys, monkeypatch)
+def test_bench_names_its_tc_as_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "bench", "-c", "1", "--tc", "fast")
     assert code == 2
     assert err.startswith("referee: error: --tc: bad time control 'fast': expected")
     assert err.count("\n") == 1 and "bench: tc" not in err
