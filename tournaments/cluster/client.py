@@ -31,6 +31,7 @@ event topic) come back into trio through ``TrioToken.run_sync_soon``.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
 import math
@@ -106,6 +107,23 @@ class _Phase:
     lost: Counter[int] = field(default_factory=Counter)
 
 
+def settled_status(result: Any) -> str:
+    """How a task ended ("finished", "cancelled" or "error"), read from the result that
+    ``as_completed`` handed over with it, never from the future's ``status``.
+
+    The status is read later, in another thread, and it moves on: a task that finished
+    on a worker killed a moment after reads "lost" or "pending" while its result is
+    already in hand (CI saw its reports taken for an error). A list is the task's
+    reports; an error comes as distributed's ``(type, exception, traceback)`` and a
+    cancellation as a ``CancelledError``.
+    """
+    if isinstance(result, list):
+        return "finished"
+    if isinstance(result, concurrent.futures.CancelledError):
+        return "cancelled"
+    return "error"
+
+
 class ClusterGames:
     """Plays jobs on the cluster for ``tournaments.runner.run`` (see the module's docstring)."""
 
@@ -172,7 +190,7 @@ class ClusterGames:
                 self._closing.wait(POLL_SECONDS)
                 continue
             future, result = next(completed)
-            self._post(("task", str(future.key), (future.status, result)))
+            self._post(("task", str(future.key), (settled_status(result), result)))
 
     # --- in trio ----------------------------------------------------------------------
 
