@@ -47,6 +47,7 @@ import fcntl
 import os
 import resource
 import signal
+import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from typing import cast
@@ -57,6 +58,7 @@ from protocol import reaper
 from protocol.errors import EngineStartError
 from protocol.lines import LossyLineBuffer
 from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch, info_whole
+from protocol.sandbox.kept import KeeperGone, KeptGame
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
@@ -139,6 +141,15 @@ def _limit_resources(pid: int, spec: EngineSpec) -> None:
             resource.prlimit(pid, which, (value, value))
 
 
+async def _read_when_ready(fd: int) -> bytes:
+    """The next chunk of a pipe we own that trio does not wrap (b"" at its end)."""
+    await trio.lowlevel.wait_readable(fd)
+    try:
+        return os.read(fd, CHUNK_BYTES)
+    except BlockingIOError:  # woken for nothing
+        return await _read_when_ready(fd)
+
+
 class _Spawned:
     """``run_process``'s task status, passed on once the process is noted in its owner.
 
@@ -167,6 +178,22 @@ MAX_PIPE_BYTES = 1 << 20
 """The most ``make_room`` asks for (Linux's default ``pipe-max-size``)."""
 
 
+class _KeptProcess:
+    """What ``EngineProcess`` uses of a ``trio.Process``, for a game in a kept sandbox:
+    the streams of our ends of its pipes, the returncode once the report said it, and
+    the kept sandbox's process id (the games of one kept sandbox share it)."""
+
+    __slots__ = ("pid", "returncode", "stderr", "stdin", "stdout")
+
+    def __init__(self, game: KeptGame, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self.stdin: trio.lowlevel.FdStream | None = trio.lowlevel.FdStream(game.stdin_fd)
+        self.stdout: trio.lowlevel.FdStream | None = trio.lowlevel.FdStream(game.stdout_fd)
+        self.stderr: trio.lowlevel.FdStream | None = trio.lowlevel.FdStream(game.stderr_fd)
+        game.stdin_fd = game.stdout_fd = game.stderr_fd = -1  # the streams own them now
+
+
 class EngineProcess:
     """A started engine program in its own process group, with our ends of its pipes.
 
@@ -189,9 +216,15 @@ class EngineProcess:
         """Our end of the engine's stdin (non-blocking); -1 once closed."""
         self.stdout_fd = -1
         """Our end of the engine's stdout (non-blocking); -1 once closed."""
-        self._proc: trio.Process | None = None
+        self._proc: trio.Process | _KeptProcess | None = None
         self._launch: SandboxLaunch | None = None
-        """The sandbox's pipes and verdict, when ``spec.sandbox`` is set."""
+        """The sandbox's pipes and verdict, when ``spec.sandbox`` is set (not in a kept
+        sandbox)."""
+        self._game: KeptGame | None = None
+        """In a kept sandbox: the game's pipes and verdict."""
+        self.on_stuck: Callable[[], None] | None = None
+        """In a kept sandbox: called if the game's processes outlive its end by
+        ``REAP_GRACE`` (its keeper is then not to be trusted with another game)."""
         self._last_stderr = ""
         """The last line of stderr (bwrap's complaint when the sandbox cannot start)."""
         self._stderr_done = trio.Event()
@@ -206,12 +239,21 @@ class EngineProcess:
     @classmethod
     @contextlib.asynccontextmanager
     async def open(
-        cls, spec: EngineSpec, transcript: Transcript, *, held: bool = False
+        cls,
+        spec: EngineSpec,
+        transcript: Transcript,
+        *,
+        held: bool = False,
+        kept: bool = False,
+        new_game: Callable[[], tuple[KeptGame, int]] | None = None,
     ) -> AsyncIterator[EngineProcess]:
         """Start ``spec``'s program; when the block ends, kill its group and reap it.
 
         ``held`` (in the sandbox only; a plain program starts at once): the sandbox is
-        set up, and the engine starts in it at ``go()``.
+        set up, and the engine starts in it at ``go()``. ``kept``: start a kept
+        sandbox (``protocol.keeper``), whose ``control`` socket asks it for games.
+        ``new_game``: a kept sandbox's, which starts the engine as a game of its own
+        and returns the game and the kept sandbox's process id.
 
         :raises EngineStartError: the program cannot be run (no such program or
             directory, not executable, a NUL in an argument).
@@ -220,7 +262,10 @@ class EngineProcess:
         try:
             async with trio.open_nursery() as nursery:
                 try:
-                    await process._start(nursery, held)
+                    if new_game is not None:
+                        process._start_kept(nursery, new_game)
+                    else:
+                        await process._start(nursery, held, kept)
                     yield process
                 finally:
                     # Cancels ``_run``: its ``deliver_cancel`` signals the group.
@@ -240,7 +285,50 @@ class EngineProcess:
         finally:
             await process._release()
 
-    async def _start(self, nursery: trio.Nursery, held: bool) -> None:
+    def _start_kept(
+        self, nursery: trio.Nursery, new_game: Callable[[], tuple[KeptGame, int]]
+    ) -> None:
+        """Start the engine as a game of a kept sandbox (see the module docstring)."""
+        self._note(f"start {self.spec.command_line()} (in its kept bwrap sandbox)")
+        try:
+            game, pid = new_game()
+        except KeeperGone as exc:
+            message = f"cannot start engine {self.spec.name!r}: {exc.strerror}"
+            self._note(message)
+            raise EngineStartError(message) from None
+        self._game = game
+        proc = self._proc = _KeptProcess(game, pid)
+        self.stdin_fd, self.stdout_fd = _fileno(proc.stdin), _fileno(proc.stdout)
+        assert proc.stderr is not None
+        nursery.start_soon(self._drain_stderr, proc.stderr)
+        nursery.start_soon(self._run_kept, game, proc)
+
+    async def _run_kept(self, game: KeptGame, proc: _KeptProcess) -> None:
+        """Read the game's report to its end: the game is over; then as ``_run``."""
+        fd = game.report_fd
+        report = b""
+        try:
+            while chunk := await _read_when_ready(fd):
+                report += chunk
+        finally:
+            # Ended or cancelled (the block ends): closing our end ends the game, if
+            # it still runs (its warden kills its namespace).
+            trio.lowlevel.notify_closing(fd)
+            game.end()
+        game.finish(report)
+        proc.returncode = game.status if game.status is not None else -signal.SIGKILL
+        if not game.ready:  # the game's set-up complaint makes the message: wait for it
+            with trio.move_on_after(KILL_GRACE):
+                await self._stderr_done.wait()
+        self._set_exited()
+
+    @property
+    def control(self) -> socket.socket | None:
+        """A kept sandbox (opened ``kept``): our end of its control socket (blocking; it
+        closes with the block)."""
+        return None if self._launch is None else self._launch.control
+
+    async def _start(self, nursery: trio.Nursery, held: bool, kept: bool) -> None:
         spec = self.spec
         where = " (in the bwrap sandbox)" if spec.sandbox is not None else ""
         self._note(f"start {spec.command_line()}{where}")
@@ -255,6 +343,7 @@ class EngineProcess:
                     max_memory_mb=spec.max_memory_mb,
                     max_cpu_seconds=spec.max_cpu_seconds,
                     held=held,
+                    kept=kept,
                 )
             with reaper.spawning():
                 proc: trio.Process = await nursery.start(self._run)
@@ -413,6 +502,8 @@ class EngineProcess:
         In the sandbox: the engine's own status as the warden saw it, once known."""
         if self._launch is not None and self._launch.status is not None:
             return self._launch.status
+        if self._game is not None:
+            return self._proc.returncode if self._proc is not None else None
         return None if self._proc is None else self._proc.returncode
 
     def exit_description(self) -> str:
@@ -420,6 +511,14 @@ class EngineProcess:
         (``"was killed by signal 9 (SIGKILL): process limit (64 processes ...)"``), or
         why the sandbox did not start."""
         text = describe_exit(self.returncode)
+        game = self._game
+        if game is not None:
+            if game.breach is not None:
+                return f"{text}: {game.breach.detail}"
+            if self.returncode is not None and not game.ready:
+                said = f": {self._last_stderr}" if self._last_stderr else ""
+                return f"did not start in its kept sandbox{said}"
+            return text
         launch, proc = self._launch, self._proc
         if launch is None or proc is None or proc.returncode is None:
             return text
@@ -475,6 +574,9 @@ class EngineProcess:
             self._launch.close()  # the spawn failed
         if proc is None:
             return
+        if isinstance(proc, _KeptProcess):
+            await self._release_kept(proc)
+            return
         reaper.unwatch(proc.pid)  # trio has reaped it: the nursery is over
         # Members of the group that outlived the leader or ignored SIGTERM.
         _signal_group(proc.pid, signal.SIGKILL)
@@ -490,6 +592,29 @@ class EngineProcess:
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     await stream.aclose()
+
+    async def _release_kept(self, proc: _KeptProcess) -> None:
+        """A kept sandbox's game: end it if it runs, and wait until all its processes are
+        gone (the end of its stderr, which they all hold; its warden kills them all as
+        it ends); else tell ``on_stuck``. Then close our pipe ends."""
+        assert self._game is not None
+        self._game.end()
+        stderr = proc.stderr
+        with trio.CancelScope(shield=True):
+            await self.close_stdin()
+            if stderr is not None and not self._stderr_done.is_set():
+                with trio.move_on_after(REAP_GRACE) as waited:
+                    while await stderr.receive_some(CHUNK_BYTES):
+                        pass
+                if waited.cancelled_caught:
+                    self._note(f"the game's processes were still there after {REAP_GRACE:g} s")
+                    if self.on_stuck is not None:
+                        self.on_stuck()
+            self.stdout_fd = -1
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    await stream.aclose()
+        self._game.close()
 
     async def _reap_strays(self, group: int) -> None:
         """Kill and reap the engine's descendants that were orphaned to us: those that

@@ -29,7 +29,7 @@ import contextlib
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from itertools import count
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import trio
 
@@ -75,6 +75,9 @@ from protocol.search_info import KEYS, NO_SEARCH, SearchInfo, merge, parse_info
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 from protocol.words import BLANKS
+
+if TYPE_CHECKING:
+    from protocol.keeper import Keeper
 
 __all__ = ["EngineSession", "MoveAnswer", "describe_exit"]
 
@@ -164,6 +167,7 @@ class EngineSession(EngineChannel):
         quit_grace: float = 1.0,
         max_line_bytes: int = MAX_LINE_BYTES,
         hold: trio.Event | None = None,
+        keeper: Keeper | None = None,
     ) -> AsyncIterator[EngineSession]:
         """Start the engine, shake hands, set ``spec.options``; stop it when the block ends.
 
@@ -175,7 +179,8 @@ class EngineSession(EngineChannel):
         ``hold``: start the engine's sandbox now, and the engine (then the handshake,
         within ``start_timeout`` from then) once ``hold`` is set; a plain process
         starts now and shakes hands then. Cancelled while it waits, the sandbox ends
-        without the engine having run.
+        without the engine having run. ``keeper``: start the engine as a fresh game of
+        that kept sandbox (``protocol.keeper``) rather than in a sandbox of its own.
 
         :raises EngineStartError: the program cannot be run, or it did not answer
             the handshake with ``rgpok`` in time (it exited, refused the version,
@@ -191,7 +196,14 @@ class EngineSession(EngineChannel):
         session = cls(_PRIVATE, spec, transcript, max_line_bytes=max_line_bytes)
         session._now = trio.lowlevel.current_clock().current_time
         deadline = trio.current_time() + start_timeout
-        async with EngineProcess.open(spec, transcript, held=hold is not None) as process:
+        async with EngineProcess.open(
+            spec,
+            transcript,
+            held=hold is not None,
+            new_game=None if keeper is None else keeper.new_game,
+        ) as process:
+            if keeper is not None:
+                process.on_stuck = keeper.stuck
             session._attach(process)
             if hold is not None:
                 await hold.wait()

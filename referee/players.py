@@ -19,6 +19,8 @@ from typing import NamedTuple, Protocol
 import trio
 
 from protocol.errors import EngineError, EngineStartError, EngineTimeoutError
+from protocol.keeper import Keeper
+from protocol.keeper import available as keeper_available
 from protocol.messages import GameOver, Go, NewGame, Position
 from protocol.session import EngineSession, MoveAnswer
 from protocol.spec import EngineSpec
@@ -99,7 +101,15 @@ class EnginePlayer:
     directory, ``/tmp`` and memory end with the game, so nothing of one game (nor of
     an opponent seen in it) reaches the next; so does one whose spec says ``restart``.
 
-    A sandboxed engine's next sandbox is started ahead (``prestart``, on by default):
+    A sandboxed engine plays its games in a kept sandbox (``protocol.keeper``; on by
+    default, ``keep_sandbox``): one sandbox set up at the first game and kept for the
+    player's life, which starts each game's engine fresh, in new PID, mount and IPC
+    namespaces with empty scratch of their own, for about a millisecond of CPU where a
+    sandbox of its own costs bubblewrap's whole set-up. Where a kept sandbox cannot be
+    had (no C compiler for the compiled warden, a kernel that refuses) or breaks, the
+    games get a sandbox each, as below, and the game's transcript says why.
+
+    Otherwise a sandboxed engine's next sandbox is started ahead (``prestart``, on by default):
     as soon as a game has its process, the next one's sandbox is set up and waits,
     its engine held (``EngineSession.open``'s ``hold``), and the next game lets that
     engine start instead of setting up a sandbox of its own. The engine still starts
@@ -131,7 +141,15 @@ class EnginePlayer:
         self._release: trio.Event | None = None
         self._released: trio.Event | None = None
         self.prestart = spec.sandbox is not None
-        """Start the next sandbox ahead of the next game (sandboxed engines only)."""
+        """Start the next sandbox ahead of the next game (sandboxed engines without a
+        kept sandbox only)."""
+        self.keep_sandbox = spec.sandbox is not None
+        """Play the games in a kept sandbox (``protocol.keeper``) where one can be had."""
+        self._keeper: Keeper | None = None
+        self._keeper_end = trio.Event()
+        """Set to end the kept sandbox (with the player, or when it broke)."""
+        self._keeper_note: str | None = None
+        """Why the games have no kept sandbox (noted in the next game's transcript)."""
         self._spare: _Spare | None = None
         """The sandbox started ahead, waiting for the next game."""
         self.pids: list[int] = []
@@ -158,6 +176,7 @@ class EnginePlayer:
                 player._drop_spare()
                 with trio.CancelScope(shield=True):
                     await player._discard()
+                player._keeper_end.set()
 
     @property
     def stops_after_game(self) -> bool:
@@ -189,17 +208,23 @@ class EnginePlayer:
         *,
         task_status: trio.TaskStatus[_Hosted],
         spare: _Spare | None = None,
+        keeper: Keeper | None = None,
     ) -> None:
         """Run one process for as long as the player keeps it (until ``release`` is set);
-        a ``spare``'s engine starts when its ``go`` is set."""
+        a ``spare``'s engine starts when its ``go`` is set; with a ``keeper``, as a game
+        of that kept sandbox."""
         release, released = trio.Event(), trio.Event()
         transcript = Transcript(origin=trio.current_time())
+        note, self._keeper_note = self._keeper_note, None
+        if note is not None:
+            transcript.note(trio.current_time(), note)
         try:
             async with EngineSession.open(
                 self.spec,
                 transcript=transcript,
                 start_timeout=self._start_timeout,
                 hold=None if spare is None else spare.go,
+                keeper=keeper,
             ) as session:
                 task_status.started((session, release, released))
                 await release.wait()
@@ -261,6 +286,45 @@ class EnginePlayer:
             release.set()
             await released.wait()
 
+    async def _kept(self) -> Keeper | None:
+        """The player's kept sandbox, set up at the first call; None where none can be
+        had, or once it broke (it is then ended, and the games get a sandbox each)."""
+        keeper = self._keeper
+        if keeper is not None and keeper.broken is None:
+            return keeper
+        if keeper is not None:
+            self._keeper_note = f"{keeper.broken}: from now on a sandbox per game"
+            self._keeper, self.keep_sandbox = None, False
+            self._keeper_end.set()
+        if not self.keep_sandbox or not keeper_available(self.spec):
+            self.keep_sandbox = False
+            return None
+        try:
+            self._keeper = await self._nursery.start(self._keep)
+        except (EngineError, BaseExceptionGroup) as exc:
+            error = _engine_error(exc)
+            self._keeper_note = f"{error}: a sandbox per game"
+            self.keep_sandbox = False
+        return self._keeper
+
+    async def _keep(self, *, task_status: trio.TaskStatus[Keeper]) -> None:
+        """Host the kept sandbox until the player ends it."""
+        async with Keeper.open(self.spec, Transcript(origin=trio.current_time())) as keeper:
+            task_status.started(keeper)
+            await self._keeper_end.wait()
+
+    async def _start_fresh(self) -> _Hosted:
+        """A fresh process: a game of the kept sandbox if there is one (and a sandbox of
+        its own if the kept one broke meanwhile), else one of its own."""
+        keeper = await self._kept() if self.keep_sandbox else None
+        try:
+            return await self._nursery.start(partial(self._host, keeper=keeper))  # type: ignore[no-any-return]
+        except (EngineError, BaseExceptionGroup) as exc:
+            error = _engine_error(exc)
+            if keeper is None or keeper.broken is None:
+                raise error from None
+        return await self._start_fresh()  # the kept sandbox broke: the games go on without
+
     async def _ensure_session(self) -> EngineSession:
         if self._session is not None and self._session.alive:
             return self._session
@@ -269,13 +333,10 @@ class EnginePlayer:
         if spare is not None:
             session, release, released = await self._take(spare)
         else:
-            try:
-                session, release, released = await self._nursery.start(self._host)
-            except BaseExceptionGroup as group:
-                raise _engine_error(group) from None
+            session, release, released = await self._start_fresh()
         self._session, self._release, self._released = session, release, released
         self.pids.append(session.pid)
-        if self.prestart and self.spec.sandbox is not None:
+        if self.prestart and self.spec.sandbox is not None and self._keeper is None:
             self._spare = _Spare()
             self._nursery.start_soon(self._prepare, self._spare)
         return self._session

@@ -176,11 +176,13 @@ def warden_config(
     max_cpu_seconds: int | None,
     as_root: bool,
     hold_fd: int | None = None,
+    keep_fd: int | None = None,
 ) -> Config:
     """The warden's orders for an engine with these limits (pure).
 
     ``hold_fd``: a sandbox started ahead of its game, whose engine starts when a byte
-    arrives on that descriptor (``warden.wait_for_go``).
+    arrives on that descriptor (``warden.wait_for_go``). ``keep_fd``: a kept sandbox
+    (``protocol.keeper``), whose games are asked for on that socket.
 
     A limit of None is the default (``DEFAULT_MAX_MEMORY_MB``, ``DEFAULT_MAX_CPU_SECONDS``);
     the address-space backstop applies only to a memory limit given explicitly (some
@@ -193,8 +195,9 @@ def warden_config(
         max_cpu_seconds = DEFAULT_MAX_CPU_SECONDS
     scratch = settings.max_scratch_mb * MIB
     rlimits = {
-        # One more for the warden, which counts in the same user namespace.
-        "NPROC": settings.max_processes + 1,
+        # One more for the warden, which counts in the same user namespace; and in a
+        # kept sandbox of an ordinary user, the keeper too (the same user there).
+        "NPROC": settings.max_processes + (1 if keep_fd is None or as_root else 2),
         "FSIZE": scratch,
         "NOFILE": MAX_OPEN_FILES,
         "CORE": 0,
@@ -212,6 +215,8 @@ def warden_config(
         max_files=max(64, scratch // BYTES_PER_FILE),
         drop=(SANDBOX_UID, SANDBOX_UID) if as_root else None,
         hold=hold_fd,
+        keep=keep_fd,
+        scratch=scratch if keep_fd is not None else None,
     )
 
 
@@ -256,12 +261,15 @@ def bwrap_argv(
     bwrap: str = "bwrap",
     info_fd: int | None = None,
     block_fd: int | None = None,
+    kept: bool = False,
 ) -> list[str]:
     """The whole command line: bwrap, its options, the warden and the engine (pure).
 
     ``info_fd`` and ``block_fd`` are for root mode (``layout.as_root``): bwrap writes
     the sandbox's pid on the first and waits on the second until the referee has
-    written the user namespace's maps.
+    written the user namespace's maps. ``kept``: a kept sandbox, whose warden keeps
+    ``CAP_SYS_ADMIN`` in the sandbox's user namespace to make each game's namespaces
+    and file systems (each game drops it, and every other, before its engine starts).
     """
     if layout.as_root and (info_fd is None or block_fd is None):
         raise ValueError("root mode needs the info and block descriptors")
@@ -274,6 +282,10 @@ def bwrap_argv(
                 "--cap-add", "CAP_SYS_RESOURCE"]  # fmt: skip
     else:
         cmd += ["--disable-userns"]
+        if kept:
+            cmd += ["--cap-drop", "ALL"]
+    if kept:
+        cmd += ["--cap-add", "CAP_SYS_ADMIN"]
     cmd += _mounts(layout, settings)
     cmd += ["--clearenv"]
     for key, value in env.items():

@@ -15,6 +15,7 @@ import json
 import os
 import select
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -213,6 +214,15 @@ def layout_for(
     )
 
 
+def keepable(layout: Layout) -> bool:
+    """Whether a kept sandbox (``protocol.keeper``) can show this layout: the compiled
+    warden can be had, and nothing the sandbox shows or hides lies in one of its
+    scratch file systems (``WRITABLE``), which each game mounts afresh over what bwrap
+    set up there (an engine under ``/tmp`` gets a sandbox per game)."""
+    shown = [*layout.visible, *layout.masked, *layout.masked_files]
+    return layout.compiled_warden is not None and not any(_under(p, WRITABLE) for p in shown)
+
+
 @functools.lru_cache(maxsize=4)
 def _real(path: str | None) -> str | None:
     """The compiled warden's file, resolved once (``warden_inside`` compares it with the
@@ -264,8 +274,11 @@ class SandboxLaunch:
         max_cpu_seconds: int | None,
         bwrap: str = "bwrap",
         held: bool = False,
+        kept: bool = False,
     ) -> None:
         layout = layout_for(argv, cwd, env, settings)
+        if kept and not keepable(layout):
+            raise ValueError("this engine's sandbox cannot be kept (see keepable)")
         self.as_root = layout.as_root
         self._mine: list[int] = []
         self._theirs: list[int] = []
@@ -287,6 +300,13 @@ class SandboxLaunch:
             hold_r, self.hold_fd = _pipe()
             self._theirs.append(hold_r)
             self._mine.append(self.hold_fd)
+        self.control: socket.socket | None = None
+        """Kept: our end of the keeper's control socket (``protocol.keeper``)."""
+        keep_fd = None
+        if kept:
+            self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            keep_fd = theirs.detach()
+            self._theirs.append(keep_fd)
         config = warden_config(
             settings,
             report_fd=report_w,
@@ -294,10 +314,12 @@ class SandboxLaunch:
             max_cpu_seconds=max_cpu_seconds,
             as_root=self.as_root,
             hold_fd=hold_r,
+            keep_fd=keep_fd,
         )
         self.argv = bwrap_argv(
             layout, settings, config, argv, environment(layout, env),
             bwrap=_located(bwrap, os.environ.get("PATH")), info_fd=info_w, block_fd=block_r,
+            kept=kept,
         )  # fmt: skip
         self.pass_fds = tuple(self._theirs)
         self.ready = False
@@ -384,6 +406,8 @@ class SandboxLaunch:
                 os.close(fd)
         self._mine.clear()
         self._theirs.clear()
+        if self.control is not None:
+            self.control.close()
 
 
 def _unavailable(reason: str) -> SandboxUnavailable:

@@ -24,7 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -68,6 +74,8 @@ struct config {
     int drop;
     long long drop_uid, drop_gid;
     int hold; /* -1: start the engine at once */
+    int keep; /* -1: one engine; else the kept sandbox's control socket (keep()) */
+    long long scratch; /* keep: bytes of each game's tmpfs */
 };
 
 struct sample {
@@ -134,6 +142,8 @@ static int parse_config(struct config *config, char **args, int count) {
     config->max_files = -1;
     config->poll = 0.05;
     config->hold = -1;
+    config->keep = -1;
+    config->scratch = -1;
     for (int i = 0; i < count; i++) {
         char *arg = args[i], *value = strchr(arg, '=');
         if (value == NULL) return bad_arguments("not key=value: '%s'", arg);
@@ -172,6 +182,12 @@ static int parse_config(struct config *config, char **args, int count) {
             long long fd;
             bad = parse_integer(value, &fd) || fd < 0 || fd > 1 << 20;
             config->hold = (int)fd;
+        } else if (key_length == 4 && strncmp(arg, "keep", 4) == 0) {
+            long long fd;
+            bad = parse_integer(value, &fd) || fd < 0 || fd > 1 << 20;
+            config->keep = (int)fd;
+        } else if (key_length == 7 && strncmp(arg, "scratch", 7) == 0) {
+            bad = parse_integer(value, &config->scratch) || config->scratch < 4096;
         } else if (key_length == 13 && strncmp(arg, "max_processes", 13) == 0) {
             bad = parse_integer(value, &config->max_processes);
             have_processes = 1;
@@ -197,6 +213,8 @@ static int parse_config(struct config *config, char **args, int count) {
     }
     if (!have_report) return bad_arguments("no report");
     if (!have_processes) return bad_arguments("no max_processes");
+    if (config->keep >= 0 && config->hold >= 0) return bad_arguments("both keep and hold");
+    if (config->keep >= 0 && config->scratch < 0) return bad_arguments("keep without scratch");
     return 0;
 }
 
@@ -481,7 +499,7 @@ static int watch(const struct config *config, pid_t engine, struct breach *breac
             return -SIGKILL;
         }
         int status;
-        double engine_cpu;
+        double engine_cpu = 0;
         struct sample sample;
         if (reap(engine, &status, &engine_cpu)) {
             look(config, &sample);
@@ -523,6 +541,206 @@ static int drop_privileges(long long uid, long long gid) {
     return setresuid((uid_t)uid, (uid_t)uid, (uid_t)uid); /* every capability is gone */
 }
 
+/* Start the engine, watch it, report its end: the engine's status as an exit status. */
+static int run_engine(struct config *config, char **argv) {
+    /* Python ignores both at start-up, so under warden.py the engine inherits them
+     * ignored (a write to a closed pipe fails with EPIPE, a file over RLIMIT_FSIZE with
+     * EFBIG); the same here. And a report to a referee that is gone must not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+    sigset_t child;
+    sigemptyset(&child);
+    sigaddset(&child, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &child, NULL);
+    pid_t engine = start(config, argv);
+    if (engine < 0) {
+        char line[128];
+        snprintf(line, sizeof line, "warden: cannot fork: %s\n", strerror(errno));
+        say(2, line);
+        return 1;
+    }
+    say(config->report, "ready\n");
+    struct breach breach;
+    int status = watch(config, engine, &breach);
+    kill_all();
+    char verdict[DETAIL_BYTES + 64];
+    if (breach.limit == NULL)
+        snprintf(verdict, sizeof verdict, "exit %d -\n", status);
+    else
+        snprintf(verdict, sizeof verdict, "exit %d %s %s\n", status, breach.limit, breach.detail);
+    say(config->report, verdict);
+    return status >= 0 ? status : 128 - status;
+}
+
+/* ---- the kept sandbox (keep=FD): a fresh game in the same sandbox, again and again ----
+ *
+ * bubblewrap's own set-up (namespaces, mounts, the mount table read at each) costs a
+ * few milliseconds of CPU, as much as a whole game of an instant engine. Kept, the
+ * sandbox is set up once per entrant and slot, and this process, still its process 1,
+ * serves games: for each, the referee sends on the control socket one byte and four
+ * descriptors (the engine's stdin, stdout and stderr, and the game's report pipe).
+ * The game gets a process of its own that makes new PID, mount and IPC namespaces,
+ * and in them, as their process 1, fresh /proc and fresh empty scratch file systems,
+ * a session keyring of its own and an emptied user keyring; it then drops its
+ * privileges and is the warden of that one game (run_engine), reporting on the game's
+ * pipe. When it ends, the kernel ends everything the game started with its PID
+ * namespace, and its scratch and IPC objects with its other namespaces. This process
+ * reaps, and ends with the sandbox when the referee closes the control socket.
+ */
+
+/* The four descriptors of a game request (0 at the socket's end or on an error). */
+static int receive_game(int keep, int got[4]) {
+    char byte;
+    char control[CMSG_SPACE(4 * sizeof(int))];
+    struct iovec data = {&byte, 1};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    ssize_t n;
+    do n = recvmsg(keep, &message, MSG_CMSG_CLOEXEC);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0) return -1;
+    int count = 0;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c != NULL; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        int n_fds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int *fds = (int *)CMSG_DATA(c);
+        for (int i = 0; i < n_fds; i++) {
+            if (count < 4) got[count++] = fds[i];
+            else close(fds[i]);
+        }
+    }
+    if (count == 4 && byte == 'g' && !(message.msg_flags & MSG_CTRUNC)) return 4;
+    for (int i = 0; i < count; i++) close(got[i]);
+    return 0; /* a malformed request: ignored */
+}
+
+static void game_failed(const char *what) {
+    char line[256];
+    snprintf(line, sizeof line, "sandbox: cannot set up the game (%s: %s)\n", what, strerror(errno));
+    say(2, line);
+    _exit(127);
+}
+
+/* No capability left in the ambient, permitted, effective and inheritable sets; the
+ * bounding set emptied where we may (it takes CAP_SETPCAP, which bwrap does not keep:
+ * without a file capability, which bwrap's no_new_privs makes powerless anyway, the
+ * bounding set grants nothing). */
+static int drop_capabilities(void) {
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    for (int cap = 0; cap <= 63; cap++) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    return (int)syscall(SYS_capset, &header, data);
+}
+
+#define KEYCTL_JOIN_SESSION_KEYRING_ 1
+#define KEYCTL_CLEAR_ 7
+#define KEY_SPEC_USER_KEYRING_ (-4)
+#define KEY_SPEC_USER_SESSION_KEYRING_ (-5)
+
+/* One game, in a child of the keeper; never returns. */
+static void play_game(struct config *config, char **argv, const char *cwd, int got[4]) {
+    if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0) {
+        dup2(got[2], 2);
+        game_failed("unshare");
+    }
+    pid_t init = fork(); /* process 1 of the new PID namespace */
+    if (init != 0) _exit(init < 0 ? 1 : 0);
+    int high[4];
+    for (int i = 0; i < 4; i++) high[i] = fcntl(got[i], F_DUPFD_CLOEXEC, config->report + 1);
+    for (int i = 0; i < 4; i++)
+        if (high[i] < 0) _exit(127);
+    dup2(high[0], 0);
+    dup2(high[1], 1);
+    dup2(high[2], 2);
+    dup2(high[3], config->report); /* close-on-exec off: set again below */
+    fcntl(config->report, F_SETFD, FD_CLOEXEC);
+    if (config->report > 3) syscall(SYS_close_range, 3U, (unsigned)config->report - 1, 0);
+    syscall(SYS_close_range, (unsigned)config->report + 1, ~0U, 0);
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) game_failed("mount /");
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+        game_failed("mount /proc");
+    char options[64];
+    snprintf(options, sizeof options, "mode=1777,size=%lld", config->scratch);
+    for (int i = 0; i < config->n_watch; i++)
+        if (mount("tmpfs", config->watch[i], "tmpfs", MS_NOSUID | MS_NODEV, options) != 0)
+            game_failed(config->watch[i]);
+    if (chdir(cwd) != 0) game_failed("chdir");
+    /* A session keyring of its own; the user keyring (per user namespace) emptied of what
+     * an earlier game of the sandbox left there. Without keyrings (ENOSYS, a filter):
+     * nothing to carry, nothing to do. */
+    syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING_, NULL);
+    if (config->drop && drop_privileges(config->drop_uid, config->drop_gid) != 0) game_failed("drop");
+    if (drop_capabilities() != 0) game_failed("capabilities");
+    syscall(SYS_keyctl, KEYCTL_CLEAR_, KEY_SPEC_USER_KEYRING_);
+    syscall(SYS_keyctl, KEYCTL_CLEAR_, KEY_SPEC_USER_SESSION_KEYRING_);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    _exit(run_engine(config, argv));
+}
+
+/* Serve games until the referee closes the control socket (see above). */
+static int keep(struct config *config, char **argv) {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) == NULL) strcpy(cwd, "/");
+    fcntl(config->keep, F_SETFD, FD_CLOEXEC);
+    signal(SIGPIPE, SIG_IGN);
+    if (config->drop) { /* root mode: no user namespace below this one, ever */
+        int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write(fd, "0", 1) != 1) {
+            say(2, "warden: cannot forbid user namespaces\n");
+            return 1;
+        }
+        close(fd);
+    }
+    sigset_t child;
+    sigemptyset(&child);
+    sigaddset(&child, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &child, NULL);
+    int reaped = signalfd(-1, &child, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (reaped < 0) return 1;
+    /* Up: "ready" on the sandbox's own report pipe, as a sandbox of its own says it
+     * (and nothing more there: each game reports on its own), and "up" on the socket. */
+    fcntl(config->report, F_SETFD, FD_CLOEXEC);
+    say(config->report, "ready\n");
+    if (send(config->keep, "up\n", 3, MSG_NOSIGNAL) != 3) return 1;
+    for (;;) {
+        struct pollfd fds[2] = {{config->keep, POLLIN, 0}, {reaped, POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (fds[1].revents != 0) {
+            struct signalfd_siginfo info;
+            while (read(reaped, &info, sizeof info) > 0) {
+            }
+            while (waitpid(-1, NULL, WNOHANG) > 0) {
+            }
+        }
+        if (fds[0].revents == 0) continue;
+        int got[4];
+        int n = receive_game(config->keep, got);
+        if (n < 0) break; /* the referee is done with the sandbox, or gone */
+        if (n == 0) continue;
+        pid_t game = fork();
+        if (game == 0) {
+            close(reaped);
+            close(config->keep);
+            play_game(config, argv, cwd, got);
+        }
+        if (game < 0) say(got[2], "sandbox: cannot fork a game\n");
+        for (int i = 0; i < 4; i++) close(got[i]);
+    }
+    kill_all();
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (getpid() != 1) {
         say(2, "warden: not process 1 of a sandbox; refusing to run\n");
@@ -538,6 +756,7 @@ int main(int argc, char **argv) {
     struct config config;
     if (parse_config(&config, argv + 1, split - 1) != 0) return 2;
     if (split + 1 >= argc) return bad_arguments("no engine command");
+    if (config.keep >= 0) return keep(&config, argv + split + 1); /* report: each game's */
     int flags = fcntl(config.report, F_GETFD);
     if (flags < 0 || fcntl(config.report, F_SETFD, flags | FD_CLOEXEC) != 0)
         return bad_arguments("report %d is not open", config.report);
@@ -551,31 +770,5 @@ int main(int argc, char **argv) {
         fcntl(config.hold, F_SETFD, FD_CLOEXEC);
         if (!wait_for_go(config.hold, config.report)) return 0; /* not used: no engine, no report */
     }
-    /* Python ignores both at start-up, so under warden.py the engine inherits them
-     * ignored (a write to a closed pipe fails with EPIPE, a file over RLIMIT_FSIZE with
-     * EFBIG); the same here. And a report to a referee that is gone must not kill us. */
-    signal(SIGPIPE, SIG_IGN);
-    signal(SIGXFSZ, SIG_IGN);
-    sigset_t child;
-    sigemptyset(&child);
-    sigaddset(&child, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &child, NULL);
-    pid_t engine = start(&config, argv + split + 1);
-    if (engine < 0) {
-        char line[128];
-        snprintf(line, sizeof line, "warden: cannot fork: %s\n", strerror(errno));
-        say(2, line);
-        return 1;
-    }
-    say(config.report, "ready\n");
-    struct breach breach;
-    int status = watch(&config, engine, &breach);
-    kill_all();
-    char verdict[DETAIL_BYTES + 64];
-    if (breach.limit == NULL)
-        snprintf(verdict, sizeof verdict, "exit %d -\n", status);
-    else
-        snprintf(verdict, sizeof verdict, "exit %d %s %s\n", status, breach.limit, breach.detail);
-    say(config.report, verdict);
-    return status >= 0 ? status : 128 - status;
+    return run_engine(&config, argv + split + 1);
 }

@@ -82,8 +82,8 @@ SIGXFSZ = _signal.SIGXFSZ
 class Config:
     """The warden's orders, written by ``protocol.sandbox`` as ``key=value`` arguments."""
 
-    __slots__ = ("drop", "hold", "max_cpu", "max_files", "max_memory", "max_processes", "poll",
-                 "report", "rlimits", "watch")  # fmt: skip
+    __slots__ = ("drop", "hold", "keep", "max_cpu", "max_files", "max_memory", "max_processes",
+                 "poll", "report", "rlimits", "scratch", "watch")  # fmt: skip
 
     def __init__(
         self,
@@ -98,7 +98,11 @@ class Config:
         poll: float = 0.05,
         drop: tuple[int, int] | None = None,
         hold: int | None = None,
+        keep: int | None = None,
+        scratch: int | None = None,
     ) -> None:
+        if keep is not None and (hold is not None or scratch is None):
+            raise ValueError("a kept sandbox has a scratch size and no hold")
         self.report = report
         """File descriptor of the report pipe."""
         self.max_processes = max_processes
@@ -120,6 +124,12 @@ class Config:
         self.hold = hold
         """A sandbox started ahead of its game: the pipe whose first byte lets the engine
         start (``wait_for_go``); None: start it at once."""
+        self.keep = keep
+        """A kept sandbox (the compiled warden only, ``warden.c``'s ``keep``): the control
+        socket on which each game's request comes; ``report`` is then the number each
+        game's own report pipe gets. None: one engine, this sandbox's."""
+        self.scratch = scratch
+        """A kept sandbox: bytes of each game's fresh ``watch`` file systems."""
 
     def to_args(self) -> list[str]:
         """The config as arguments for ``from_args``."""
@@ -133,8 +143,10 @@ class Config:
                 args.append(f"{key}={value!r}")
         if self.drop is not None:
             args.append(f"drop={self.drop[0]}:{self.drop[1]}")
-        if self.hold is not None:
-            args.append(f"hold={self.hold}")
+        for key in ("hold", "keep", "scratch"):
+            value = getattr(self, key)
+            if value is not None:
+                args.append(f"{key}={value}")
         return args
 
     @classmethod
@@ -156,7 +168,7 @@ class Config:
             else:
                 values[key] = value
         unknown = set(values) - {"report", "max_processes", "poll", "max_memory", "max_cpu",
-                                 "max_files", "drop", "hold"}  # fmt: skip
+                                 "max_files", "drop", "hold", "keep", "scratch"}  # fmt: skip
         if unknown:
             raise ValueError(f"unknown keys {sorted(unknown)}")
         drop = None
@@ -174,6 +186,8 @@ class Config:
             poll=float(values.get("poll", "0.05")),
             drop=drop,
             hold=int(values["hold"]) if "hold" in values else None,
+            keep=int(values["keep"]) if "keep" in values else None,
+            scratch=int(values["scratch"]) if "scratch" in values else None,
         )
 
 
@@ -534,6 +548,8 @@ def main(args: Sequence[str]) -> int:
         argv = args[split + 1 :]
         if not argv:
             raise ValueError("no engine command")
+        if config.keep is not None:
+            raise ValueError("a kept sandbox needs the compiled warden")
     except (ValueError, KeyError) as exc:
         os.write(2, f"warden: bad arguments: {exc}\n".encode())
         return 2

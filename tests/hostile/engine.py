@@ -17,9 +17,15 @@ tests read there what the engine could and could not do. Attacks:
 * ``kill``: fork a child, then ``kill -9 -1``; report who is still alive, play on;
 * ``leftovers``: say what an earlier engine left in ``$HOME``, ``/tmp`` and
   ``/dev/shm`` (``leftovers: none``, or the paths), then leave a file in each;
+* ``traces``: say what an earlier game left beyond files (``traces: none``, or what it
+  found: a System V shared memory segment or message queue of a fixed key, a key in the
+  user or session keyring, other processes in its ``/proc``, a capability), then leave
+  each of them, and a process that sleeps in a session of its own (inside a sandbox
+  only);
 * ``sandboxed-only``: no attack, but it exits at once (status 3) outside a sandbox.
 
-The four that could hurt the machine (``forkbomb``, ``kill``, ``fill``, ``memfd``) only attack
+The five that could hurt the machine (``forkbomb``, ``kill``, ``fill``, ``memfd``,
+``traces``) only attack
 inside the referee's sandbox (process 1 is the warden); elsewhere they say so and
 play fair. ``kill -9 -1`` as root outside a sandbox would kill every process of the
 host.
@@ -159,6 +165,51 @@ def kill_all() -> None:
     say(f"kill -9 -1 done; my child was killed: {dead}; I am alive")
 
 
+TRACE_KEY = 0x52454631
+"""The System V key of the segment and queue ``traces`` leaves."""
+TRACE_NAME = b"referee-trace"
+KEY_SYSCALLS = {"x86_64": (248, 250), "aarch64": (217, 219)}
+"""``(add_key, keyctl)`` system call numbers (no keyring look where the machine is not here)."""
+
+
+def traces() -> None:
+    import ctypes
+    import platform
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    found = []
+    if libc.shmget(TRACE_KEY, 0, 0) >= 0:
+        found.append("shm")
+    if libc.msgget(TRACE_KEY, 0) >= 0:
+        found.append("msg")
+    numbers = KEY_SYSCALLS.get(platform.machine())
+    rings = {"user": -4, "session": -3}
+    if numbers is not None:
+        keyctl = numbers[1]
+        for name, ring in rings.items():
+            # KEYCTL_SEARCH (10): the key's id, or -1.
+            if libc.syscall(keyctl, 10, ring, b"user", TRACE_NAME, 0) >= 0:
+                found.append(f"{name}-key")
+    others = [n for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, os.getpid())]
+    if others:
+        found.append(f"processes {' '.join(sorted(others, key=int))}")
+    with open("/proc/self/status") as f:
+        for line in f:
+            name, _, value = line.partition(":")
+            if name in ("CapInh", "CapPrm", "CapEff", "CapAmb") and int(value, 16):
+                found.append(name)
+    say(f"traces: {' '.join(found) or 'none'}")
+    libc.shmget(TRACE_KEY, 4096, 0o1000 | 0o600)  # IPC_CREAT, and never removed
+    libc.msgget(TRACE_KEY, 0o1000 | 0o600)
+    if numbers is not None:
+        for ring in rings.values():
+            libc.syscall(numbers[0], b"user", TRACE_NAME, b"x", 1, ring)
+    if os.fork() == 0:  # a sleeper in a session of its own, our command line still
+        os.setsid()
+        time.sleep(3600)
+        os._exit(0)
+
+
 class HostileBrain(RandomBrain):
     def __init__(self, attack: str, args: Sequence[str]) -> None:
         super().__init__(seed=7)
@@ -172,7 +223,7 @@ class HostileBrain(RandomBrain):
 
     def strike(self) -> None:
         attack, args = self.attack, self.args
-        if attack in ("forkbomb", "kill", "fill", "memfd") and not sandboxed():
+        if attack in ("forkbomb", "kill", "fill", "memfd", "traces") and not sandboxed():
             say(f"{attack}: not in a sandbox, so not attacking")
         elif attack == "read":
             read(args)
@@ -195,6 +246,8 @@ class HostileBrain(RandomBrain):
             leftovers()
         elif attack == "kill":
             kill_all()
+        elif attack == "traces":
+            traces()
 
 
 def main(argv: Sequence[str]) -> int:

@@ -1,7 +1,9 @@
-"""A sandboxed engine's next sandbox is started ahead of its game: it waits set up, with its
-engine not started, and the game that takes it starts a fresh engine in scratch nobody has
-used, under the same limits; unused, it ends with the player, and it dies with a killed
-referee (skipped, with the reason, where bwrap cannot run)."""
+"""Without a kept sandbox, a sandboxed engine's next sandbox is started ahead of its game:
+it waits set up, with its engine not started, and the game that takes it starts a fresh
+engine in scratch nobody has used, under the same limits; unused, it ends with the
+player, and it dies with a killed referee (skipped, with the reason, where bwrap cannot
+run). The kept sandbox is turned off here (``no_kept_sandbox``); it has its tests in
+``test_sandbox_kept``."""
 
 from __future__ import annotations
 
@@ -26,6 +28,13 @@ from referee.players import EnginePlayer, GameSetup
 from referee.registry import make_game
 from tests.hostile import ENGINE, ROOT, hostile_argv, processes_mentioning
 from tests.procs import left_by_killed_referee, processes
+
+
+@pytest.fixture(autouse=True)
+def no_kept_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sandbox per game, as where no kept sandbox can be had (``protocol.keeper``)."""
+    monkeypatch.setattr("referee.players.keeper_available", lambda spec: False)
+
 
 GAME = make_game("trike", {"size": "7"})
 TC = TimeControl.parse("10+0")
@@ -166,6 +175,7 @@ HOLDER = textwrap.dedent(
         spec = EngineSpec("held", hostile_argv("leftovers", sys.argv[1]),
                           sandbox=SandboxSettings())
         async with EnginePlayer.open(spec) as player:
+            player.keep_sandbox = False  # a sandbox per game: the one ahead waits
             await player.start_game(GameSetup("trike", (("size", "7"),), 2, 0, 1))
             with trio.fail_after(30):
                 while census(sys.argv[1]) != (1, 2):

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from protocol.keeper import available as keeper_available
 from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import SandboxUnavailable, probe
 from protocol.spec import EngineSpec
@@ -21,7 +22,8 @@ from referee.registry import make_game
 pytestmark = pytest.mark.sandbox
 
 
-async def test_one_process_per_game_in_the_sandbox_and_reuse_outside() -> None:
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "per-game"])
+async def test_one_process_per_game_in_the_sandbox_and_reuse_outside(kept: bool) -> None:
     try:
         probe()
     except SandboxUnavailable as exc:
@@ -33,10 +35,12 @@ async def test_one_process_per_game_in_the_sandbox_and_reuse_outside() -> None:
         EnginePlayer.open(EngineSpec("plain", argv)) as plain,
         EnginePlayer.open(EngineSpec("boxed", argv, sandbox=SandboxSettings())) as boxed,
     ):
+        boxed.keep_sandbox = kept
         results = [await play_game(game, [plain, boxed], tc, seed=s) for s in (1, 2, 3)]
         assert plain.starts == 1
         assert boxed.starts == 3
-        assert len(set(boxed.pids)) == 3
+        # A kept sandbox's games share its process id (each is a fresh process in it).
+        assert len(set(boxed.pids)) == (1 if kept and keeper_available(boxed.spec) else 3)
     for result in results:
         assert result.outcome.termination is not Termination.VOID
         assert result.outcome.culprit is None, result.outcome.reason
