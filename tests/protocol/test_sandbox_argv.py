@@ -213,6 +213,29 @@ def test_root_mode_maps_users_itself_and_drops_to_an_unprivileged_one() -> None:
     assert config.drop == (SANDBOX_UID, SANDBOX_UID)
 
 
+@pytest.mark.parametrize("as_root", [True, False], ids=["root", "user"])
+def test_a_kept_sandbox_keeps_only_the_capability_to_make_namespaces(as_root: bool) -> None:
+    """Its warden makes each game's namespaces and file systems (``CAP_SYS_ADMIN`` in the
+    sandbox's user namespace), and gets its orders on the control socket; an ordinary
+    user's sandbox gets no other capability, and counts the keeper in its process limit."""
+    layout = replace(LAYOUT, as_root=as_root, compiled_warden="/cache/warden-1")
+    settings = SandboxSettings(max_processes=9, max_scratch_mb=3)
+    config = warden_config(settings, report_fd=5, max_memory_mb=100, max_cpu_seconds=7,
+                           as_root=as_root, keep_fd=8)  # fmt: skip
+    fds = {"info_fd": 6, "block_fd": 7} if as_root else {}
+    argv = bwrap_argv(layout, settings, config, ["./engine"], {}, kept=True, **fds)  # type: ignore[arg-type]
+    options = argv[: argv.index("--")]
+    assert singles(options, "--cap-drop") == ["ALL"]
+    added = ["CAP_SETUID", "CAP_SETGID", "CAP_SYS_RESOURCE"] if as_root else []
+    assert singles(options, "--cap-add") == [*added, "CAP_SYS_ADMIN"]
+    first = argv.index("--")
+    orders = Config.from_args(argv[first + 2 : argv.index("--", first + 1)])
+    assert (orders.keep, orders.scratch, orders.hold) == (8, 3 * MIB, None)
+    assert orders.rlimits["NPROC"] == (10 if as_root else 11)
+    if not as_root:  # a sandbox of its own: no capability at all
+        assert "--cap-add" not in build(layout)[: build(layout).index("--")]
+
+
 def test_default_memory_and_cpu_limits_when_the_spec_has_none() -> None:
     config = warden_config(
         SandboxSettings(), report_fd=3, max_memory_mb=None, max_cpu_seconds=None, as_root=False

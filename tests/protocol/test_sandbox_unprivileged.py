@@ -48,6 +48,43 @@ for process in outside:
     process.kill(); process.wait()
 """
 
+KEPT_SCRIPT = r"""
+import os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from protocol.sandbox import SandboxSettings
+from protocol.sandbox.host import SandboxLaunch, check_sandbox
+from protocol.sandbox.kept import KeptGame
+
+def read_all(fd):
+    data = b""
+    while chunk := os.read(fd, 65536):
+        data += chunk
+    return data
+
+check_sandbox()
+script = ("grep -E '^Cap(Inh|Prm|Eff|Amb)' /proc/self/status; ls -A /scratch /tmp /dev/shm;"
+          " touch /scratch/x /tmp/x /dev/shm/x;"
+          " i=0; while [ $i -lt 30 ]; do sleep 5 & i=$((i+1)); done; wait")
+launch = SandboxLaunch(["/bin/sh", "-c", script], cwd=None, env=None,
+                       settings=SandboxSettings(max_processes=16),
+                       max_memory_mb=None, max_cpu_seconds=None, kept=True)
+assert not launch.as_root and "--disable-userns" in launch.argv
+process = subprocess.Popen(launch.argv, pass_fds=launch.pass_fds, stderr=subprocess.DEVNULL)
+launch.spawned()
+print("keeper", launch.control.recv(16) == b"up\n", flush=True)
+for game in range(2):
+    kept = KeptGame(launch.control)
+    os.close(kept.stdin_fd)
+    kept.stdin_fd = -1
+    out = read_all(kept.stdout_fd).decode().split()
+    kept.finish(read_all(kept.report_fd))
+    print(game, " ".join(out), kept.ready, kept.status, kept.breach and kept.breach.detail,
+          flush=True)
+    kept.close()
+launch.close()
+print("end", process.wait(timeout=60), flush=True)
+"""
+
 
 @pytest.fixture
 def cache() -> Iterator[str]:
@@ -90,3 +127,38 @@ def test_an_unprivileged_user_gets_the_same_sandbox_and_limits(cache: str, warde
     # Killed by the warden at the limit, or exited when its forks failed: either way, named.
     assert bomb.startswith("bomb True ")
     assert bomb.endswith(" process limit (16 processes and threads)")
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not os.path.exists(PYTHON) or shutil.which("setpriv") is None
+    or shutil.which("bwrap") is None
+    or not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
+    reason="needs root (to become nobody), setpriv, bwrap, a C compiler and /usr/bin/python3",
+)  # fmt: skip
+def test_an_unprivileged_user_gets_a_kept_sandbox_with_no_capability_left(cache: str) -> None:
+    """Where the referee's own user is the sandbox's, the kept sandbox's process 1 holds
+    ``CAP_SYS_ADMIN`` there to make each game's namespaces: no game's engine keeps any
+    capability, each finds empty scratch, and the limits hold game after game."""
+    try:
+        probe()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+    done = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+         "env", "-i", "HOME=/nonexistent", "PATH=/usr/bin:/bin", f"REFEREE_CACHE={cache}",
+         PYTHON, "-c", KEPT_SCRIPT, str(ROOT)],
+        capture_output=True, text=True, timeout=120, cwd="/",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    keeper, *games, end = done.stdout.splitlines()
+    assert keeper == "keeper True" and end == "end 0"
+    zero = "0000000000000000"
+    for number, line in enumerate(games):
+        seen, _, verdict = line.partition(" True ")
+        assert seen == (
+            f"{number} CapInh: {zero} CapPrm: {zero} CapEff: {zero} CapAmb: {zero}"
+            " /dev/shm: /scratch: /tmp:"
+        ), line
+        # Killed at the limit, or exited when its forks failed: either way, named.
+        assert verdict.endswith(" process limit (16 processes and threads)"), line
+    assert len(games) == 2

@@ -37,10 +37,22 @@ CONFIG = Config(
 QUIET = Sample(tasks=3, resident=20 * MIB, cpu=0.5)
 
 
-def test_orders_survive_the_command_line() -> None:
-    again = Config.from_args(CONFIG.to_args())
+KEPT = Config(report=4, max_processes=8, watch=("/scratch",), keep=7, scratch=2 * MIB)
+"""A kept sandbox's orders: its control socket, and the size of each game's scratch."""
+
+
+@pytest.mark.parametrize("config", [CONFIG, KEPT], ids=["held", "kept"])
+def test_orders_survive_the_command_line(config: Config) -> None:
+    again = Config.from_args(config.to_args())
     for name in Config.__slots__:
-        assert getattr(again, name) == getattr(CONFIG, name), name
+        assert getattr(again, name) == getattr(config, name), name
+
+
+def test_a_kept_sandbox_has_a_scratch_size_and_no_hold() -> None:
+    with pytest.raises(ValueError, match="scratch size and no hold"):
+        Config(report=4, max_processes=8, keep=7)
+    with pytest.raises(ValueError, match="scratch size and no hold"):
+        Config(report=4, max_processes=8, keep=7, scratch=MIB, hold=6)
 
 
 @pytest.mark.parametrize(

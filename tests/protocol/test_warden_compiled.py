@@ -161,6 +161,11 @@ def test_when_no_warden_works_the_error_stands(
         (["report=2", "max_processes=4", "/bin/true"], "'--' is not in list"),
         (["report=2", "max_processes=4", "bare", "--", "/bin/true"], "not key=value: 'bare'"),
         (["report=2", "max_processes=4", "--"], "no engine command"),
+        (["report=2", "max_processes=4", "keep=3", "hold=4", "scratch=8192", "--", "/bin/true"],
+         "both keep and hold"),
+        (["report=2", "max_processes=4", "keep=3", "--", "/bin/true"], "keep without scratch"),
+        (["report=2", "max_processes=4", "keep=3", "scratch=10", "--", "/bin/true"],
+         "bad value in 'scratch=10'"),
     ],
 )  # fmt: skip
 def test_bad_orders_are_refused_as_process_1(bwrap: None, args: list[str], words: str) -> None:
