@@ -1,8 +1,10 @@
 """The bubblewrap sandbox for untrusted engines: its settings and its command line (pure).
 
 The package: this module (settings, ``Layout``, the ``bwrap`` command line), ``host``
-(the layout on this machine, one start's pipes, ``probe``) and ``warden`` (the
-sandbox's process 1, run by path with the standard library only).
+(the layout on this machine, one start's pipes, ``probe``), ``warden`` (the
+sandbox's process 1, run by path with the standard library only) and ``kept`` (one game
+of a kept sandbox: a sandbox set up once for a player, whose process 1, the compiled
+warden, starts each game fresh in namespaces of its own; ``protocol.keeper``).
 
 An engine whose ``EngineSpec.sandbox`` is set runs as
 ``bwrap OPTIONS /warden KEY=VALUE... -- ENGINE ARGV``: the warden is the sandbox's

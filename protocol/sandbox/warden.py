@@ -40,6 +40,9 @@ The report pipe is close-on-exec: the engine cannot write a verdict of its own.
 ``warden.c`` is this program in C (``protocol.sandbox.compiled`` builds it): the same
 orders, steps, limits and report, in a millisecond of start-up rather than ten or more.
 This module stays the reference and the fallback; a change to one is a change to both.
+One mode is the C warden's only: ``keep`` (a kept sandbox, ``protocol.keeper``), in which
+process 1 serves game after game, each in new namespaces with the steps above; this
+module refuses it, and a player without the C warden gets a sandbox per game.
 """
 
 from __future__ import annotations
