@@ -15,7 +15,10 @@ children's, bubblewrap and the warden included), in milliseconds per engine:
   warden where it can be built), from the go to the end of the handshake: what a game
   waits for when its sandbox was set up during the game before (the setup's CPU is
   counted, its time is not; the CPU of an idle wait as long as the setup's, measured
-  beside it, is taken off).
+  beside it, is taken off);
+* ``kept``: as a game of a kept sandbox (``protocol.keeper``), set up once before the
+  first run and ended after the last: what a player's games cost (its set-up and
+  end, and the CPU of everything that ran in it, are shared out over the runs).
 
 Whole-command figures (``referee play`` with and without ``--sandbox bwrap``) are in
 ``README.md``.
@@ -24,6 +27,7 @@ Whole-command figures (``referee play`` with and without ``--sandbox bwrap``) ar
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import resource
 import statistics
@@ -32,15 +36,18 @@ from collections.abc import Callable
 
 import trio
 
+from protocol.keeper import Keeper
+from protocol.keeper import available as keeper_available
 from protocol.sandbox import SandboxSettings, compiled
 from protocol.sandbox.host import probe
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
+from protocol.transcript import Transcript
 from tournaments.event.engines import resolve_engine
 
 SETUP_SECONDS = 0.3
 """How long a sandbox started ahead is given to set itself up before its go."""
-WAYS = ("plain", "python", "compiled", "ahead")
+WAYS = ("plain", "python", "compiled", "ahead", "kept")
 
 
 def cpu_seconds() -> float:
@@ -56,6 +63,20 @@ async def once(spec: EngineSpec) -> tuple[float, float]:
     async with EngineSession.open(spec):
         ready = time.perf_counter()
     return ready - started, time.perf_counter() - ready
+
+
+async def once_kept(spec: EngineSpec, keeper: Keeper) -> tuple[float, float]:
+    """``once`` as a game of ``keeper``."""
+    started = time.perf_counter()
+    async with EngineSession.open(spec, keeper=keeper):
+        ready = time.perf_counter()
+    return ready - started, time.perf_counter() - ready
+
+
+def own_cpu_seconds() -> float:
+    """CPU used so far by this process alone."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
 
 
 async def once_ahead(spec: EngineSpec) -> tuple[float, float]:
@@ -98,21 +119,37 @@ def warden_choice(way: str) -> Callable[[], None]:
 async def main(engine: str, runs: int) -> None:
     argv = resolve_engine(engine).argv
     probe()
-    ways = [w for w in WAYS if w != "compiled" or compiled.path() is not None]
+    boxed = EngineSpec(name="bench", argv=argv, sandbox=SandboxSettings())
+    ways = [w for w in WAYS if w not in ("compiled", "kept") or compiled.path() is not None]
+    if "kept" in ways and not keeper_available(boxed):
+        ways.remove("kept")
     times: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
     cpu: dict[str, float] = dict.fromkeys(ways, 0.0)
-    for _ in range(runs):
-        before = cpu_seconds()
-        await trio.sleep(SETUP_SECONDS)  # what the run's own ticks cost while it waits
-        cpu["ahead"] -= cpu_seconds() - before
-        for way in ways:
-            warden_choice(way)()
-            spec = EngineSpec(
-                name="bench", argv=argv, sandbox=None if way == "plain" else SandboxSettings()
-            )
+    async with contextlib.AsyncExitStack() as stack:
+        keeper = None
+        if "kept" in ways:
             before = cpu_seconds()
-            times[way].append(await (once_ahead(spec) if way == "ahead" else once(spec)))
-            cpu[way] += cpu_seconds() - before
+            keeper = await stack.enter_async_context(Keeper.open(boxed, Transcript(origin=0)))
+            cpu["kept"] += cpu_seconds() - before
+        for _ in range(runs):
+            before = cpu_seconds()
+            await trio.sleep(SETUP_SECONDS)  # what the run's own ticks cost while it waits
+            cpu["ahead"] -= cpu_seconds() - before
+            for way in ways:
+                warden_choice(way)()
+                spec = EngineSpec(name="bench", argv=argv) if way == "plain" else boxed
+                if way == "kept":
+                    assert keeper is not None
+                    before = own_cpu_seconds()  # its games are not our children
+                    times[way].append(await once_kept(spec, keeper))
+                    cpu[way] += own_cpu_seconds() - before
+                    continue
+                before = cpu_seconds()
+                times[way].append(await (once_ahead(spec) if way == "ahead" else once(spec)))
+                cpu[way] += cpu_seconds() - before
+        before = cpu_seconds()
+    if "kept" in ways:  # the kept sandbox's whole tree, reaped as it ended
+        cpu["kept"] += cpu_seconds() - before
     warden_choice("compiled")()
     for way in ways:
         starts = [start for start, _ in times[way]]
