@@ -11,14 +11,14 @@ mode in ``warden.c``). Each game still gets:
   earlier game, nor the sandbox's process 1), which ends with the game, all of it;
 * fresh, empty ``/scratch``, ``/tmp`` and ``/dev/shm`` (new file systems in a mount
   namespace of its own, gone with the game), and a fresh ``/proc``;
-* an IPC namespace of its own (no System V object or message queue of an earlier
-  game), a session keyring of its own and an emptied user keyring;
+* IPC and network namespaces of its own (no System V object, message queue, socket or
+  network counter of an earlier game; its own loopback interface, up), a session
+  keyring of its own and an emptied user keyring;
 * the same limits, watch and verdict as a sandbox of its own (the game's warden).
 
 What a kept sandbox shares between one engine's games, and a sandbox of its own does
-not: the user, network and UTS namespaces (a loopback interface with nothing bound to
-it once a game's processes are gone; the host name ``sandbox``), the root file
-system's read-only binds, and the sandbox's process 1, which the games cannot see.
+not: the user and UTS namespaces (the host name ``sandbox``), the root file system's
+read-only binds, and the sandbox's process 1, which the games cannot see.
 ``docs/SECURITY.md`` lists it with the tests that check each point.
 
 Use: ``async with Keeper.open(spec) as keeper:``, then ``EngineSession.open(spec,

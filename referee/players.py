@@ -103,13 +103,15 @@ class EnginePlayer:
 
     A sandboxed engine plays its games in a kept sandbox (``protocol.keeper``; on by
     default, ``keep_sandbox``): one sandbox set up at the first game and kept for the
-    player's life, which starts each game's engine fresh, in new PID, mount and IPC
-    namespaces with empty scratch of their own, for about a millisecond of CPU where a
-    sandbox of its own costs bubblewrap's whole set-up. Where a kept sandbox cannot be
-    had (no C compiler for the compiled warden, a kernel that refuses) or breaks, the
-    games get a sandbox each, as below, and the game's transcript says why.
+    player's life, which starts each game's engine fresh, in new PID, mount, IPC and
+    network namespaces with empty scratch of their own, for about a millisecond of CPU
+    where a sandbox of its own costs bubblewrap's whole set-up. Where a kept sandbox
+    cannot be had (no C compiler for the compiled warden, an engine under ``/tmp``, a
+    kernel that refuses) or breaks, the games get a sandbox each, as below, and the
+    game's transcript says why.
 
-    Otherwise a sandboxed engine's next sandbox is started ahead (``prestart``, on by default):
+    Otherwise a sandboxed engine's next sandbox is started ahead (``prestart``, on by
+    default):
     as soon as a game has its process, the next one's sandbox is set up and waits,
     its engine held (``EngineSession.open``'s ``hold``), and the next game lets that
     engine start instead of setting up a sandbox of its own. The engine still starts

@@ -270,8 +270,9 @@ def bwrap_argv(
     ``info_fd`` and ``block_fd`` are for root mode (``layout.as_root``): bwrap writes
     the sandbox's pid on the first and waits on the second until the referee has
     written the user namespace's maps. ``kept``: a kept sandbox, whose warden keeps
-    ``CAP_SYS_ADMIN`` in the sandbox's user namespace to make each game's namespaces
-    and file systems (each game drops it, and every other, before its engine starts).
+    ``CAP_SYS_ADMIN`` and ``CAP_NET_ADMIN`` in the sandbox's user namespace to make each
+    game's namespaces and file systems and bring up its loopback interface (each game
+    drops them, and every other, before its engine starts).
     """
     if layout.as_root and (info_fd is None or block_fd is None):
         raise ValueError("root mode needs the info and block descriptors")
@@ -287,7 +288,7 @@ def bwrap_argv(
         if kept:
             cmd += ["--cap-drop", "ALL"]
     if kept:
-        cmd += ["--cap-add", "CAP_SYS_ADMIN"]
+        cmd += ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_NET_ADMIN"]
     cmd += _mounts(layout, settings)
     cmd += ["--clearenv"]
     for key, value in env.items():

@@ -2,9 +2,9 @@
 
 A kept sandbox (``protocol.keeper``) is a bubblewrap sandbox set up once for one
 engine of one player, whose process 1 (the compiled warden in its ``keep`` mode,
-``warden.c``) starts a fresh game each time it is asked: new PID, mount and IPC
-namespaces, fresh ``/proc`` and empty scratch file systems, a session keyring of its
-own, then the engine under the same limits and watch as a sandbox of its own would
+``warden.c``) starts a fresh game each time it is asked: new PID, mount, IPC and
+network namespaces, fresh ``/proc`` and empty scratch file systems, a session keyring of
+its own, then the engine under the same limits and watch as a sandbox of its own would
 have. ``KeptGame`` is the referee's side of one such game:
 
 * it makes the game's four pipes (the engine's stdin, stdout and stderr, and the

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -579,8 +581,9 @@ static int run_engine(struct config *config, char **argv) {
  * sandbox is set up once per entrant and slot, and this process, still its process 1,
  * serves games: for each, the referee sends on the control socket one byte and four
  * descriptors (the engine's stdin, stdout and stderr, and the game's report pipe).
- * The game gets a process of its own that makes new PID, mount and IPC namespaces,
- * and in them, as their process 1, fresh /proc and fresh empty scratch file systems,
+ * The game gets a process of its own that makes new PID, mount, IPC and network
+ * namespaces, and in them, as their process 1, fresh /proc and fresh empty scratch file
+ * systems, its loopback interface up,
  * a session keyring of its own and an emptied user keyring; it then drops its
  * privileges and is the warden of that one game (run_engine), reporting on the game's
  * pipe. When it ends, the kernel ends everything the game started with its PID
@@ -645,7 +648,7 @@ static int drop_capabilities(void) {
 
 /* One game, in a child of the keeper; never returns. */
 static void play_game(struct config *config, char **argv, const char *cwd, int got[4]) {
-    if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0) {
+    if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0) {
         dup2(got[2], 2);
         game_failed("unshare");
     }
@@ -671,6 +674,16 @@ static void play_game(struct config *config, char **argv, const char *cwd, int g
         if (mount("tmpfs", config->watch[i], "tmpfs", MS_NOSUID | MS_NODEV, options) != 0)
             game_failed(config->watch[i]);
     if (chdir(cwd) != 0) game_failed("chdir");
+    /* The loopback interface of the game's own network namespace, up as bwrap brings up
+     * the sandbox's (the kernel gives it 127.0.0.1 and ::1). */
+    int link = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    struct ifreq loopback;
+    memset(&loopback, 0, sizeof loopback);
+    strcpy(loopback.ifr_name, "lo");
+    if (link < 0 || ioctl(link, SIOCGIFFLAGS, &loopback) != 0) game_failed("loopback");
+    loopback.ifr_flags |= IFF_UP;
+    if (ioctl(link, SIOCSIFFLAGS, &loopback) != 0) game_failed("loopback up");
+    close(link);
     /* A session keyring of its own; the user keyring (per user namespace) emptied of what
      * an earlier game of the sandbox left there. Without keyrings (ENOSYS, a filter):
      * nothing to carry, nothing to do. */

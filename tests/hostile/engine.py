@@ -19,9 +19,9 @@ tests read there what the engine could and could not do. Attacks:
   ``/dev/shm`` (``leftovers: none``, or the paths), then leave a file in each;
 * ``traces``: say what an earlier game left beyond files (``traces: none``, or what it
   found: a System V shared memory segment or message queue of a fixed key, a key in the
-  user or session keyring, other processes in its ``/proc``, a capability), then leave
-  each of them, and a process that sleeps in a session of its own (inside a sandbox
-  only);
+  user or session keyring, a loopback connection in TIME_WAIT, other processes in its
+  ``/proc``, a capability), then leave each of them, and a process that sleeps in a
+  session of its own (inside a sandbox only);
 * ``sandboxed-only``: no attack, but it exits at once (status 3) outside a sandbox.
 
 The five that could hurt the machine (``forkbomb``, ``kill``, ``fill``, ``memfd``,
@@ -168,6 +168,8 @@ def kill_all() -> None:
 TRACE_KEY = 0x52454631
 """The System V key of the segment and queue ``traces`` leaves."""
 TRACE_NAME = b"referee-trace"
+TRACE_PORT = 47001
+"""The loopback port of the connection ``traces`` leaves in TIME_WAIT."""
 KEY_SYSCALLS = {"x86_64": (248, 250), "aarch64": (217, 219)}
 """``(add_key, keyctl)`` system call numbers (no keyring look where the machine is not here)."""
 
@@ -190,6 +192,12 @@ def traces() -> None:
             # KEYCTL_SEARCH (10): the key's id, or -1.
             if libc.syscall(keyctl, 10, ring, b"user", TRACE_NAME, 0) >= 0:
                 found.append(f"{name}-key")
+    try:  # a connection of an earlier game, still in TIME_WAIT, names its port
+        with open("/proc/net/tcp") as f:
+            if f":{TRACE_PORT:04X} " in f.read():
+                found.append("tcp")
+    except OSError:
+        pass
     others = [n for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, os.getpid())]
     if others:
         found.append(f"processes {' '.join(sorted(others, key=int))}")
@@ -204,6 +212,14 @@ def traces() -> None:
     if numbers is not None:
         for ring in rings.values():
             libc.syscall(numbers[0], b"user", TRACE_NAME, b"x", 1, ring)
+    try:  # a loopback connection closed by the client first: its end waits in TIME_WAIT
+        with socket.create_server(("127.0.0.1", TRACE_PORT)) as server:
+            client = socket.create_connection(("127.0.0.1", TRACE_PORT))
+            accepted, _ = server.accept()
+            client.close()
+            accepted.close()
+    except OSError as exc:
+        say(f"traces: no loopback connection ({exc.strerror})")
     if os.fork() == 0:  # a sleeper in a session of its own, our command line still
         os.setsid()
         time.sleep(3600)

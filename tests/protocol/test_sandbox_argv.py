@@ -227,7 +227,7 @@ def test_a_kept_sandbox_keeps_only_the_capability_to_make_namespaces(as_root: bo
     options = argv[: argv.index("--")]
     assert singles(options, "--cap-drop") == ["ALL"]
     added = ["CAP_SETUID", "CAP_SETGID", "CAP_SYS_RESOURCE"] if as_root else []
-    assert singles(options, "--cap-add") == [*added, "CAP_SYS_ADMIN"]
+    assert singles(options, "--cap-add") == [*added, "CAP_SYS_ADMIN", "CAP_NET_ADMIN"]
     first = argv.index("--")
     orders = Config.from_args(argv[first + 2 : argv.index("--", first + 1)])
     assert (orders.keep, orders.scratch, orders.hold) == (8, 3 * MIB, None)
