@@ -30,6 +30,7 @@ failed later says so (``broken``): its games' starts fail and its caller drops i
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 from collections.abc import AsyncIterator
 
@@ -37,7 +38,7 @@ import trio
 
 from protocol.errors import EngineStartError
 from protocol.process import EngineProcess
-from protocol.sandbox import compiled
+from protocol.sandbox import SANDBOX_UID, compiled
 from protocol.sandbox.host import keepable, layout_for
 from protocol.sandbox.kept import KeeperGone, KeptGame
 from protocol.spec import EngineSpec
@@ -64,6 +65,8 @@ class Keeper:
     def __init__(self, process: EngineProcess, control: socket.socket) -> None:
         self._process = process
         self._control = control
+        self._as_root = os.geteuid() == 0
+        """Root mode (``protocol.sandbox``): the engines run as ``SANDBOX_UID``."""
         self.broken: str | None = None
         """Why the kept sandbox is not to be used any more (None while it serves)."""
         self.games = 0
@@ -84,7 +87,7 @@ class Keeper:
         if self.broken is not None:
             raise KeeperGone(0, self.broken)
         try:
-            game = KeptGame(self._control)
+            game = KeptGame(self._control, owner=SANDBOX_UID if self._as_root else None)
         except KeeperGone as exc:
             self.broken = exc.strerror
             raise

@@ -57,8 +57,9 @@ import trio
 from protocol import reaper
 from protocol.errors import EngineStartError
 from protocol.lines import LossyLineBuffer
+from protocol.sandbox import SANDBOX_UID
 from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch, info_whole
-from protocol.sandbox.kept import KeeperGone, KeptGame
+from protocol.sandbox.kept import KeeperGone, KeptGame, give_pipes
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 
@@ -371,6 +372,8 @@ class EngineProcess:
             return
         self._launch.spawned()
         if self._launch.as_root:
+            # Before the maps: bwrap waits for them, so the engine has not started yet.
+            give_pipes((self.stdin_fd, self.stdout_fd, _fileno(proc.stderr)), SANDBOX_UID)
             await self._map_user(self._launch)
 
     async def _map_user(self, launch: SandboxLaunch) -> None:

@@ -36,14 +36,28 @@ def _pipe() -> tuple[int, int]:
     return os.pipe2(os.O_CLOEXEC)
 
 
+def give_pipes(fds: tuple[int, ...], owner: int) -> None:
+    """Root mode: make the engine's user the owner of its standard streams' pipes (``fds``:
+    our ends; a pipe's two ends are one file).
+
+    A pipe the referee made as root is root's, mode 0600. The engine, ``nobody``, reads
+    and writes its inherited descriptors all the same, but opening ``/dev/stderr``
+    (``/proc/self/fd/2``: a new open of the pipe, permissions checked) was refused: a
+    shell engine's ``echo … > /dev/stderr`` failed with "Permission denied".
+    """
+    for fd in fds:
+        os.fchown(fd, owner, owner)
+
+
 class KeptGame:
     """The pipes and the verdict of one game in a kept sandbox (see the module)."""
 
     hold_fd = -1
     """Never held: a kept sandbox starts a game when it is asked."""
 
-    def __init__(self, control: socket.socket) -> None:
-        """Ask the keeper on ``control`` for a game.
+    def __init__(self, control: socket.socket, *, owner: int | None = None) -> None:
+        """Ask the keeper on ``control`` for a game; ``owner``: the user (and group) the
+        engine runs as, who gets its three pipes (``give_pipes``), in root mode.
 
         :raises KeeperGone: the request could not be sent (nothing is left open).
         """
@@ -51,6 +65,8 @@ class KeptGame:
         self.stdout_fd, stdout_w = _pipe()
         self.stderr_fd, stderr_w = _pipe()
         self.report_fd, report_w = _pipe()
+        if owner is not None:
+            give_pipes((self.stdin_fd, self.stdout_fd, self.stderr_fd), owner)
         theirs = [stdin_r, stdout_w, stderr_w, report_w]
         try:
             socket.send_fds(control, [b"g"], theirs)

@@ -3,6 +3,7 @@ them, each named in the error (skipped, with the reason, where bwrap cannot run)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import subprocess
@@ -14,6 +15,8 @@ import trio
 
 from protocol import reaper, sandbox
 from protocol.errors import EngineTerminatedError
+from protocol.keeper import Keeper
+from protocol.keeper import available as keeper_available
 from protocol.messages import Go, NewGame, Position
 from protocol.process import EngineProcess
 from protocol.sandbox import PACKAGE, SANDBOX_UID, SandboxSettings
@@ -71,6 +74,35 @@ async def test_a_sandboxed_engine_plays(bwrap: None) -> None:
             answer = await session.request_move(Position(), Go(), deadline=trio.current_time() + 10)
             assert answer.move
     assert any("(in the bwrap sandbox)" in line for line in session.transcript.lines())
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["own", "kept"])
+async def test_the_engine_may_open_its_own_standard_streams_by_name(
+    bwrap: None, kept: bool
+) -> None:
+    """``/dev/stdout`` and ``/dev/stderr`` open (as root, the referee gives the engine's
+    user its pipes: a shell engine's ``echo … > /dev/stderr`` was refused)."""
+    script = "echo to-dev-stderr > /dev/stderr; echo to-dev-stdout > /dev/stdout; cat >/dev/null"
+    spec = EngineSpec(name="sh", argv=("/bin/sh", "-c", script), sandbox=SandboxSettings())
+    transcript = Transcript()
+    with trio.fail_after(30):
+        async with contextlib.AsyncExitStack() as stack:
+            keeper = None
+            if kept:
+                if not keeper_available(spec):
+                    pytest.skip("no kept sandbox here: the compiled warden cannot be built")
+                keeper = await stack.enter_async_context(Keeper.open(spec, Transcript()))
+            new_game = None if keeper is None else keeper.new_game
+            async with EngineProcess.open(spec, transcript, new_game=new_game) as process:
+                said = b""
+                while b"to-dev-stdout" not in said:
+                    await trio.lowlevel.wait_readable(process.stdout_fd)
+                    said += os.read(process.stdout_fd, 4096)
+                await process.close_stdin()
+                await process.exited.wait()
+                await process.stderr_settled(5)
+                assert process.returncode == 0, process.exit_description()
+    assert "to-dev-stderr" in stderr_of(transcript), stderr_of(transcript)
 
 
 async def test_inside_no_network_no_host_processes_no_new_user_namespaces(
