@@ -179,12 +179,15 @@ def warden_config(
     as_root: bool,
     hold_fd: int | None = None,
     keep_fd: int | None = None,
+    shown: Sequence[str] = (),
 ) -> Config:
     """The warden's orders for an engine with these limits (pure).
 
     ``hold_fd``: a sandbox started ahead of its game, whose engine starts when a byte
     arrives on that descriptor (``warden.wait_for_go``). ``keep_fd``: a kept sandbox
-    (``protocol.keeper``), whose games are asked for on that socket.
+    (``protocol.keeper``), whose games are asked for on that socket; ``shown``: the
+    directories it shows inside its scratch file systems (``shown_in_scratch``), which
+    each game shows again over its fresh ones.
 
     A limit of None is the default (``DEFAULT_MAX_MEMORY_MB``, ``DEFAULT_MAX_CPU_SECONDS``);
     the address-space backstop applies only to a memory limit given explicitly (some
@@ -219,7 +222,17 @@ def warden_config(
         hold=hold_fd,
         keep=keep_fd,
         scratch=scratch if keep_fd is not None else None,
+        show=shown if keep_fd is not None else (),
     )
+
+
+def shown_in_scratch(layout: Layout) -> tuple[str, ...]:
+    """The directories the sandbox shows inside one of its scratch file systems
+    (``WRITABLE``: an engine's folder under ``/tmp``), outermost only (pure): a kept
+    sandbox's games cover those with fresh ones and show these again on top (what lies
+    inside them, shown or covered, comes with them)."""
+    inside = [v for v in layout.visible if any(_inside(v, w) for w in WRITABLE)]
+    return tuple(v for v in inside if not any(_inside(v, o) for o in inside))
 
 
 def environment(layout: Layout, extra: Mapping[str, str] | None) -> dict[str, str]:

@@ -35,10 +35,13 @@ from protocol.sandbox import (
     compiled,
     environment,
     masks,
+    shown_in_scratch,
     warden,
     warden_config,
 )
 
+MAX_SHOWN = 16
+"""Directories a kept sandbox shows again inside its scratch (``warden.c``'s limit)."""
 PROBE_TIMEOUT = 20.0
 """Seconds the check may take (a sandbox normally starts in a few milliseconds)."""
 
@@ -216,11 +219,9 @@ def layout_for(
 
 def keepable(layout: Layout) -> bool:
     """Whether a kept sandbox (``protocol.keeper``) can show this layout: the compiled
-    warden can be had, and nothing the sandbox shows or hides lies in one of its
-    scratch file systems (``WRITABLE``), which each game mounts afresh over what bwrap
-    set up there (an engine under ``/tmp`` gets a sandbox per game)."""
-    shown = [*layout.visible, *layout.masked, *layout.masked_files]
-    return layout.compiled_warden is not None and not any(_under(p, WRITABLE) for p in shown)
+    warden can be had (``warden.py`` has no ``keep`` mode), and there are not more
+    directories to show again inside the scratch file systems than it takes."""
+    return layout.compiled_warden is not None and len(shown_in_scratch(layout)) <= MAX_SHOWN
 
 
 @functools.lru_cache(maxsize=4)
@@ -315,6 +316,7 @@ class SandboxLaunch:
             as_root=self.as_root,
             hold_fd=hold_r,
             keep_fd=keep_fd,
+            shown=shown_in_scratch(layout),
         )
         self.argv = bwrap_argv(
             layout, settings, config, argv, environment(layout, env),

@@ -77,6 +77,8 @@ struct config {
     long long drop_uid, drop_gid;
     int hold; /* -1: start the engine at once */
     int keep; /* -1: one engine; else the kept sandbox's control socket (keep()) */
+    const char *show[MAX_WATCH]; /* keep: shown directories inside a watched path */
+    int n_show;
     long long scratch; /* keep: bytes of each game's tmpfs */
 };
 
@@ -188,6 +190,10 @@ static int parse_config(struct config *config, char **args, int count) {
             long long fd;
             bad = parse_integer(value, &fd) || fd < 0 || fd > 1 << 20;
             config->keep = (int)fd;
+        } else if (key_length == 4 && strncmp(arg, "show", 4) == 0) {
+            if (config->n_show == MAX_WATCH) return bad_arguments("too many shown paths");
+            bad = value[0] != '/';
+            config->show[config->n_show++] = value;
         } else if (key_length == 7 && strncmp(arg, "scratch", 7) == 0) {
             bad = parse_integer(value, &config->scratch) || config->scratch < 4096;
         } else if (key_length == 13 && strncmp(arg, "max_processes", 13) == 0) {
@@ -641,6 +647,25 @@ static int drop_capabilities(void) {
     return (int)syscall(SYS_capset, &header, data);
 }
 
+/* `path` and its missing parents, each 0755 (bwrap makes a mount point's parents so:
+ * the engine, another user in root mode, must be able to reach what is shown there). */
+static int make_directories(const char *path) {
+    char partial[4096];
+    size_t length = strlen(path);
+    if (length >= sizeof partial) return -1;
+    for (size_t i = 1; i <= length; i++) {
+        if (path[i] != '/' && path[i] != '\0') continue;
+        memcpy(partial, path, i);
+        partial[i] = '\0';
+        if (mkdir(partial, 0755) == 0) {
+            if (chmod(partial, 0755) != 0) return -1; /* the umask's bits back */
+        } else if (errno != EEXIST) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 #define KEYCTL_JOIN_SESSION_KEYRING_ 1
 #define KEYCTL_CLEAR_ 7
 #define KEY_SPEC_USER_KEYRING_ (-4)
@@ -668,11 +693,28 @@ static void play_game(struct config *config, char **argv, const char *cwd, int g
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) game_failed("mount /");
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
         game_failed("mount /proc");
+    /* What the sandbox shows inside a scratch file system (an engine's folder under /tmp)
+     * is held before the fresh one covers it, and shown again on top, read-only, with
+     * what is mounted inside it (the covers of hidden paths). */
+    int shown[MAX_WATCH];
+    for (int i = 0; i < config->n_show; i++)
+        if ((shown[i] = open(config->show[i], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+            game_failed(config->show[i]);
     char options[64];
     snprintf(options, sizeof options, "mode=1777,size=%lld", config->scratch);
     for (int i = 0; i < config->n_watch; i++)
         if (mount("tmpfs", config->watch[i], "tmpfs", MS_NOSUID | MS_NODEV, options) != 0)
             game_failed(config->watch[i]);
+    for (int i = 0; i < config->n_show; i++) {
+        if (make_directories(config->show[i]) != 0) game_failed(config->show[i]);
+        char held[64];
+        snprintf(held, sizeof held, "/proc/self/fd/%d", shown[i]);
+        if (mount(held, config->show[i], NULL, MS_BIND | MS_REC, NULL) != 0 ||
+            mount(NULL, config->show[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                  NULL) != 0)
+            game_failed(config->show[i]);
+        close(shown[i]);
+    }
     if (chdir(cwd) != 0) game_failed("chdir");
     /* The loopback interface of the game's own network namespace, up as bwrap brings up
      * the sandbox's (the kernel gives it 127.0.0.1 and ::1). */

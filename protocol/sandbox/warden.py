@@ -86,7 +86,7 @@ class Config:
     """The warden's orders, written by ``protocol.sandbox`` as ``key=value`` arguments."""
 
     __slots__ = ("drop", "hold", "keep", "max_cpu", "max_files", "max_memory", "max_processes",
-                 "poll", "report", "rlimits", "scratch", "watch")  # fmt: skip
+                 "poll", "report", "rlimits", "scratch", "show", "watch")  # fmt: skip
 
     def __init__(
         self,
@@ -103,6 +103,7 @@ class Config:
         hold: int | None = None,
         keep: int | None = None,
         scratch: int | None = None,
+        show: Sequence[str] = (),
     ) -> None:
         if keep is not None and (hold is not None or scratch is None):
             raise ValueError("a kept sandbox has a scratch size and no hold")
@@ -133,6 +134,9 @@ class Config:
         game's own report pipe gets. None: one engine, this sandbox's."""
         self.scratch = scratch
         """A kept sandbox: bytes of each game's fresh ``watch`` file systems."""
+        self.show = tuple(show)
+        """A kept sandbox: directories the sandbox shows inside a ``watch`` path, shown
+        again (read-only) over each game's fresh file system there."""
 
     def to_args(self) -> list[str]:
         """The config as arguments for ``from_args``."""
@@ -140,6 +144,7 @@ class Config:
                 f"poll={self.poll!r}"]  # fmt: skip
         args += [f"rlimit.{name}={value}" for name, value in self.rlimits.items()]
         args += [f"watch={path}" for path in self.watch]
+        args += [f"show={path}" for path in self.show]
         for key in ("max_memory", "max_cpu", "max_files"):
             value = getattr(self, key)
             if value is not None:
@@ -157,6 +162,7 @@ class Config:
         """Parse ``to_args``'s output. :raises ValueError: a malformed argument."""
         rlimits: dict[str, int] = {}
         watch: list[str] = []
+        show: list[str] = []
         values: dict[str, str] = {}
         for arg in args:
             key, sep, value = arg.partition("=")
@@ -168,6 +174,8 @@ class Config:
                 rlimits[key[7:]] = int(value)
             elif key == "watch":
                 watch.append(value)
+            elif key == "show":
+                show.append(value)
             else:
                 values[key] = value
         unknown = set(values) - {"report", "max_processes", "poll", "max_memory", "max_cpu",
@@ -191,6 +199,7 @@ class Config:
             hold=int(values["hold"]) if "hold" in values else None,
             keep=int(values["keep"]) if "keep" in values else None,
             scratch=int(values["scratch"]) if "scratch" in values else None,
+            show=show,
         )
 
 

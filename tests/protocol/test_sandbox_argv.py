@@ -23,6 +23,7 @@ from protocol.sandbox import (
     environment,
     masks,
     parents,
+    shown_in_scratch,
     warden_config,
 )
 from protocol.sandbox.warden import Config
@@ -218,10 +219,12 @@ def test_a_kept_sandbox_keeps_only_the_capability_to_make_namespaces(as_root: bo
     """Its warden makes each game's namespaces and file systems (``CAP_SYS_ADMIN`` in the
     sandbox's user namespace), and gets its orders on the control socket; an ordinary
     user's sandbox gets no other capability, and counts the keeper in its process limit."""
-    layout = replace(LAYOUT, as_root=as_root, compiled_warden="/cache/warden-1")
+    inside = ("/tmp/engines/mine", "/tmp/engines/mine/lib", "/dev/shm/other")
+    layout = replace(LAYOUT, as_root=as_root, compiled_warden="/cache/warden-1",
+                     visible=(*LAYOUT.visible, *inside))  # fmt: skip
     settings = SandboxSettings(max_processes=9, max_scratch_mb=3)
     config = warden_config(settings, report_fd=5, max_memory_mb=100, max_cpu_seconds=7,
-                           as_root=as_root, keep_fd=8)  # fmt: skip
+                           as_root=as_root, keep_fd=8, shown=shown_in_scratch(layout))  # fmt: skip
     fds = {"info_fd": 6, "block_fd": 7} if as_root else {}
     argv = bwrap_argv(layout, settings, config, ["./engine"], {}, kept=True, **fds)  # type: ignore[arg-type]
     options = argv[: argv.index("--")]
@@ -231,6 +234,8 @@ def test_a_kept_sandbox_keeps_only_the_capability_to_make_namespaces(as_root: bo
     first = argv.index("--")
     orders = Config.from_args(argv[first + 2 : argv.index("--", first + 1)])
     assert (orders.keep, orders.scratch, orders.hold) == (8, 3 * MIB, None)
+    # Shown again over each game's fresh scratch: the outermost shown folders inside it.
+    assert orders.show == ("/tmp/engines/mine", "/dev/shm/other")
     assert orders.rlimits["NPROC"] == (10 if as_root else 11)
     if not as_root:  # a sandbox of its own: no capability at all
         assert "--cap-add" not in build(layout)[: build(layout).index("--")]

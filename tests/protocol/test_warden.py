@@ -37,7 +37,10 @@ CONFIG = Config(
 QUIET = Sample(tasks=3, resident=20 * MIB, cpu=0.5)
 
 
-KEPT = Config(report=4, max_processes=8, watch=("/scratch",), keep=7, scratch=2 * MIB)
+KEPT = Config(
+    report=4, max_processes=8, watch=("/scratch", "/tmp"), keep=7, scratch=2 * MIB,
+    show=("/tmp/engines/a", "/tmp/b"),
+)  # fmt: skip
 """A kept sandbox's orders: its control socket, and the size of each game's scratch."""
 
 

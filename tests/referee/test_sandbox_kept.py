@@ -31,7 +31,7 @@ from referee.core import Termination
 from referee.match import play_game
 from referee.players import EnginePlayer, GameSetup
 from referee.registry import make_game
-from tests.hostile import ROOT, hostile_argv, processes_mentioning
+from tests.hostile import ENGINE, ROOT, hostile_argv, processes_mentioning
 from tests.procs import left_by_killed_referee
 
 GAME = make_game("trike", {"size": "7"})
@@ -212,3 +212,36 @@ def test_the_kept_sandbox_and_its_game_die_with_a_killed_referee(
             assert left_by_killed_referee(holder, marker) == []
         finally:
             holder.kill()
+
+
+async def test_an_engine_under_tmp_is_shown_again_in_every_game_s_fresh_tmp(
+    kept: None, tmp_path: Path
+) -> None:
+    """A folder the sandbox shows inside its own ``/tmp`` (an engine's, under the host's
+    ``/tmp``) is shown again, read-only, over each game's fresh ``/tmp``, with what is
+    hidden inside it still covered; what a game wrote in ``/tmp`` is gone."""
+    folder = tmp_path / "engine"
+    folder.mkdir()
+    program = folder / "hostile.py"
+    program.write_text(ENGINE.read_text())
+    (folder / "own.txt").write_text("mine\n")
+    (folder / "secret").mkdir()
+    (folder / "secret" / "key.txt").write_text("hidden\n")
+    spec = EngineSpec(
+        "tmp-engine",
+        (sys.executable, str(program), "read", str(folder / "own.txt"),
+         str(folder / "secret" / "key.txt"), str(program)),
+        sandbox=SandboxSettings(hidden=(str(folder / "secret"),)),
+    )  # fmt: skip
+    assert str(tmp_path).startswith("/tmp/")
+    ended, boxed, _ = await games(spec, 2)
+    for lines in ended:
+        reads = said(lines, "read " + str(folder / "own.txt"))
+        assert reads == ["OK mine"], lines
+        assert said(lines, "read " + str(folder / "secret" / "key.txt"))[0].startswith("failed")
+    assert len(set(boxed.pids)) == 1
+
+    ended, _, _ = await games(EngineSpec("left", (sys.executable, str(program), "leftovers"),
+                                         sandbox=SandboxSettings()), 3)  # fmt: skip
+    found = [said(lines, "leftovers") for lines in ended]
+    assert all(len(f) == 1 and "left-by-" not in f[0] for f in found), found
