@@ -94,9 +94,11 @@ class Keeper:
         self.games += 1
         return game, self._process.pid
 
-    def stuck(self) -> None:
-        """A game's processes outlived its end: take no more games here."""
-        self.broken = "a game's processes outlived it in the kept sandbox"
+    def failed(self, reason: str) -> None:
+        """The kept sandbox failed a game (``EngineProcess.on_sandbox_failure``): take no
+        more games here."""
+        if self.broken is None:
+            self.broken = f"the kept sandbox failed: {reason}"
 
     @classmethod
     @contextlib.asynccontextmanager

@@ -223,9 +223,11 @@ class EngineProcess:
         sandbox)."""
         self._game: KeptGame | None = None
         """In a kept sandbox: the game's pipes and verdict."""
-        self.on_stuck: Callable[[], None] | None = None
-        """In a kept sandbox: called if the game's processes outlive its end by
-        ``REAP_GRACE`` (its keeper is then not to be trusted with another game)."""
+        self.on_sandbox_failure: Callable[[str], None] | None = None
+        """In a kept sandbox: called, with why, when the kept sandbox failed the game
+        rather than the engine did: the game was not set up in it (its warden never said
+        ``ready``), or the game's processes outlived its end by ``REAP_GRACE``. The
+        kept sandbox is then not to be trusted with another game."""
         self._last_stderr = ""
         """The last line of stderr (bwrap's complaint when the sandbox cannot start)."""
         self._stderr_done = trio.Event()
@@ -321,7 +323,13 @@ class EngineProcess:
         if not game.ready:  # the game's set-up complaint makes the message: wait for it
             with trio.move_on_after(KILL_GRACE):
                 await self._stderr_done.wait()
+            said = f" ({self._last_stderr})" if self._last_stderr else ""
+            self._sandbox_failed(f"a game did not start in it{said}")
         self._set_exited()
+
+    def _sandbox_failed(self, reason: str) -> None:
+        if self.on_sandbox_failure is not None:
+            self.on_sandbox_failure(reason)
 
     @property
     def control(self) -> socket.socket | None:
@@ -599,7 +607,7 @@ class EngineProcess:
     async def _release_kept(self, proc: _KeptProcess) -> None:
         """A kept sandbox's game: end it if it runs, and wait until all its processes are
         gone (the end of its stderr, which they all hold; its warden kills them all as
-        it ends); else tell ``on_stuck``. Then close our pipe ends."""
+        it ends); else tell ``on_sandbox_failure``. Then close our pipe ends."""
         assert self._game is not None
         self._game.end()
         stderr = proc.stderr
@@ -611,8 +619,7 @@ class EngineProcess:
                         pass
                 if waited.cancelled_caught:
                     self._note(f"the game's processes were still there after {REAP_GRACE:g} s")
-                    if self.on_stuck is not None:
-                        self.on_stuck()
+                    self._sandbox_failed("a game's processes outlived it")
             self.stdout_fd = -1
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:

@@ -203,7 +203,7 @@ class EngineSession(EngineChannel):
             new_game=None if keeper is None else keeper.new_game,
         ) as process:
             if keeper is not None:
-                process.on_stuck = keeper.stuck
+                process.on_sandbox_failure = keeper.failed
             session._attach(process)
             if hold is not None:
                 await hold.wait()

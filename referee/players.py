@@ -106,8 +106,8 @@ class EnginePlayer:
     player's life, which starts each game's engine fresh, in new PID, mount, IPC and
     network namespaces with empty scratch of their own, for about a millisecond of CPU
     where a sandbox of its own costs bubblewrap's whole set-up. Where a kept sandbox
-    cannot be had (no C compiler for the compiled warden, a kernel that refuses) or breaks, the games get a sandbox each, as below, and the
-    game's transcript says why.
+    cannot be had (no C compiler for the compiled warden, a kernel that refuses) or
+    breaks, the games get a sandbox each, as below, and the game's transcript says why.
 
     Otherwise a sandboxed engine's next sandbox is started ahead (``prestart``, on by
     default):

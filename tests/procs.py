@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -117,3 +119,18 @@ def left_by_killed_referee(holder: subprocess.Popen[str], marker: str) -> list[i
     left = left_after(marker, 10)
     reap_adopted(below)
     return left
+
+
+@contextlib.contextmanager
+def ready_holder(script: str, argument: str, root: str) -> Iterator[subprocess.Popen[str]]:
+    """Run ``python -c script argument`` (a referee holding engines; ``root`` on its
+    ``PYTHONPATH``) until it prints ``ready``; kill it when the block ends, however."""
+    with subprocess.Popen(
+        [sys.executable, "-c", script, argument],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": root},
+    ) as holder:  # fmt: skip
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+            yield holder
+        finally:
+            holder.kill()

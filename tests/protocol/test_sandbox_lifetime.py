@@ -4,8 +4,6 @@ SIGKILL). Skipped, with the reason, where bwrap cannot run."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import textwrap
 
@@ -17,7 +15,7 @@ from protocol.sandbox import SandboxSettings
 from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from tests.hostile import ROOT
-from tests.procs import left_by_killed_referee, live_with
+from tests.procs import left_by_killed_referee, live_with, ready_holder
 
 GAME = NewGame(game="trike", players=2, seat=1, seed=5, options=(("size", "7"),))
 IDLE_THREAD_SECONDS = 1.0
@@ -74,13 +72,6 @@ HOLDER = textwrap.dedent(
 
 def test_the_engine_dies_with_a_killed_referee(bwrap: None, warden: str) -> None:
     marker = "--seed 7177"
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLDER, marker.split()[1]],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    ) as holder:  # fmt: skip
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
-            assert live_with(marker)
-            assert left_by_killed_referee(holder, marker) == []
-        finally:
-            holder.kill()
+    with ready_holder(HOLDER, marker.split()[1], str(ROOT)) as holder:
+        assert live_with(marker)
+        assert left_by_killed_referee(holder, marker) == []

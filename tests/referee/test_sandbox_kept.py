@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
+import socket
 import sys
 import textwrap
 from collections.abc import AsyncIterator
@@ -24,6 +24,8 @@ from protocol.errors import EngineStartError
 from protocol.keeper import Keeper
 from protocol.keeper import available as keeper_available
 from protocol.sandbox import SandboxSettings
+from protocol.sandbox.kept import KeeperGone
+from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 from referee.clock import TimeControl
@@ -32,7 +34,7 @@ from referee.match import play_game
 from referee.players import EnginePlayer, GameSetup
 from referee.registry import make_game
 from tests.hostile import ENGINE, ROOT, hostile_argv, processes_mentioning
-from tests.procs import left_by_killed_referee
+from tests.procs import left_by_killed_referee, ready_holder
 
 GAME = make_game("trike", {"size": "7"})
 TC = TimeControl.parse("10+0")
@@ -134,8 +136,10 @@ async def test_a_kept_sandbox_that_dies_leaves_the_games_to_a_sandbox_each(
             assert result.outcome.culprit is None, result.outcome.reason
         assert boxed._keeper is None and not boxed.keep_sandbox
     # The start it refused has a transcript of its own, then the games go on.
+    # (Refused by the socket, or sent as the sandbox died and never set up: either way
+    # the sandbox's failure, not the engine's.)
     refused = " ".join(ended[1])
-    assert len(ended) == 4 and "cannot start engine 'leftovers': the kept sandbox " in refused
+    assert len(ended) == 4 and "engine 'leftovers'" in refused and "kept sandbox" in refused
     assert [said(ended[i], "leftovers") for i in (0, 2, 3)] == [["none"]] * 3
     second = " ".join(ended[2])
     assert "from now on a sandbox per game" in second and "(in the bwrap sandbox)" in second
@@ -202,16 +206,9 @@ def test_the_kept_sandbox_and_its_game_die_with_a_killed_referee(
     kept: None, tmp_path: Path
 ) -> None:
     marker = str(tmp_path)
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLDER, marker],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    ) as holder:  # fmt: skip
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
-            assert len(processes_mentioning(marker)) >= 3  # keeper, game warden, engine
-            assert left_by_killed_referee(holder, marker) == []
-        finally:
-            holder.kill()
+    with ready_holder(HOLDER, marker, str(ROOT)) as holder:
+        assert len(processes_mentioning(marker)) >= 3  # keeper, game warden, engine
+        assert left_by_killed_referee(holder, marker) == []
 
 
 async def test_an_engine_under_tmp_is_shown_again_in_every_game_s_fresh_tmp(
@@ -245,3 +242,27 @@ async def test_an_engine_under_tmp_is_shown_again_in_every_game_s_fresh_tmp(
                                          sandbox=SandboxSettings()), 3)  # fmt: skip
     found = [said(lines, "leftovers") for lines in ended]
     assert all(len(f) == 1 and "left-by-" not in f[0] for f in found), found
+
+
+async def test_a_game_the_kept_sandbox_does_not_set_up_retires_it(
+    kept: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game that its kept sandbox never set up (here: a request it must refuse, the
+    game's report pipe left out) is the sandbox's failure, not the engine's: the start
+    fails, and the kept sandbox takes no more games (``EnginePlayer`` then gives each a
+    sandbox of its own, ``test_a_kept_sandbox_that_dies_...``)."""
+    spec = EngineSpec("rnd", RANDOM, sandbox=SandboxSettings())
+    send_fds = socket.send_fds
+    with trio.fail_after(30):
+        async with Keeper.open(spec, Transcript()) as keeper:
+            async with EngineSession.open(spec, keeper=keeper):
+                pass
+            monkeypatch.setattr(
+                socket, "send_fds", lambda sock, data, fds: send_fds(sock, data, fds[:3])
+            )
+            with pytest.raises(EngineStartError, match="did not start in its kept sandbox"):
+                async with EngineSession.open(spec, keeper=keeper):
+                    pass
+            assert keeper.broken == "the kept sandbox failed: a game did not start in it"
+            with pytest.raises(KeeperGone):
+                keeper.new_game()

@@ -7,8 +7,6 @@ run). The kept sandbox is turned off here (``no_kept_sandbox``); it has its test
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
@@ -27,7 +25,7 @@ from referee.match import play_game
 from referee.players import EnginePlayer, GameSetup
 from referee.registry import make_game
 from tests.hostile import ENGINE, ROOT, hostile_argv, processes_mentioning
-from tests.procs import left_by_killed_referee, processes
+from tests.procs import left_by_killed_referee, processes, ready_holder
 
 
 @pytest.fixture(autouse=True)
@@ -192,13 +190,6 @@ def test_the_engine_and_the_waiting_sandbox_die_with_a_killed_referee(
     bwrap: None, warden: str, tmp_path: Path
 ) -> None:
     marker = str(tmp_path)
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLDER, marker],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    ) as holder:  # fmt: skip
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
-            assert census(marker) == (1, 2)
-            assert left_by_killed_referee(holder, marker) == []
-        finally:
-            holder.kill()
+    with ready_holder(HOLDER, marker, str(ROOT)) as holder:
+        assert census(marker) == (1, 2)
+        assert left_by_killed_referee(holder, marker) == []
