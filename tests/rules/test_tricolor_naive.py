@@ -28,7 +28,7 @@ from functools import cached_property
 import pytest
 
 from referee.games.tricolor import Tricolor
-from referee.games.tricolor.configs import completed, configs_for
+from referee.games.tricolor.configs import completed, configs_for, on_board
 from referee.games.tricolor.geometry import board_for
 from referee.perft import perft
 
@@ -265,6 +265,55 @@ def test_every_placement_completes_the_same_configurations(n: int, rim: bool, ga
             state = state.play(move)
         assert naive.free(placed, "OGY"[state.ply % 3]) == []
     assert all(totals[k] > 0 for k in (0, 2, 3)), totals  # crowns, hexagons, empty triangles
+
+
+def random_pieces(board: NaiveBoard, rng: random.Random) -> set[str]:
+    """A random set of lozenges, no two overlapping, of any colours (not necessarily a
+    position a game reaches): every second set starts from a star (the six lozenges with
+    an acute angle at a random vertex that has six, if any), then each lozenge in a
+    random order is kept with one chance."""
+    names = sorted(board.lozenges)
+    rng.shuffle(names)
+    keep = rng.random()
+    fans = [
+        [name for name, sector in board.incident[v] if sector is not None] for v in board.vertices
+    ]
+    stars = [fan for fan in fans if len(fan) == 6]
+    start = rng.choice(stars) if stars and rng.random() < 0.5 else []
+    covered: set[Triangle] = set()
+    placed: set[str] = set()
+    for name in start + names:
+        triangles = board.lozenges[name].triangles
+        if not triangles & covered and rng.random() < keep:
+            placed.add(name)
+            covered |= triangles
+    return placed
+
+
+@pytest.mark.parametrize(("n", "sets"), [(1, 60), (2, 150), (3, 150), (4, 100)])
+@pytest.mark.parametrize("rim", [True, False])
+def test_on_board_counts_what_the_naive_model_sees(n: int, rim: bool, sets: int) -> None:
+    """``on_board`` (whole-board bit operations, the score check of every decoded
+    position) finds the configurations the naive model finds, on random sets of pieces."""
+    naive = NaiveBoard(n, rim)
+    cfg = configs_for(n, rim)
+    board = cfg.board
+    rng = random.Random(300 + n)
+    totals = [0, 0, 0, 0]
+    for _ in range(sets):
+        names = random_pieces(naive, rng)
+        placed = covered = 0
+        for name in names:
+            placed |= 1 << board.index[name]
+            covered |= board.tmask[board.index[name]]
+        kinds = [kind for kind, _ in naive.configurations(names)]
+        expected = tuple(kinds.count(k) for k in ("crown", "star", "hexagon", "empty"))
+        got = on_board(cfg, placed, covered)
+        assert tuple(got) == expected, sorted(names)
+        assert on_board(cfg, placed, covered, crowns=False) == got._replace(crowns=0)
+        totals = [a + b for a, b in zip(totals, got, strict=True)]
+    # every kind the board can hold was met (n = 1 holds no crown and no star)
+    assert [t > 0 for t in totals] == ([False, False, True, True] if n == 1 else [True] * 4)
 
 
 @pytest.mark.parametrize(("n", "depth"), [(1, 4), (2, 4), (3, 3), (4, 2)])

@@ -16,8 +16,24 @@ import pytest
 from referee.adjudicate import adjudicate
 from referee.games.tricolor import Tricolor, TricolorState
 from referee.games.tricolor import configs as configs_module
-from referee.games.tricolor.configs import completed, configs_for, on_board
-from referee.games.tricolor.geometry import Board
+from referee.games.tricolor.configs import (
+    Configs,
+    acute_sectors,
+    cell_masks,
+    completed,
+    configs_for,
+    hexagon_triples,
+    on_board,
+    triangle_neighbours,
+)
+from referee.games.tricolor.geometry import (
+    Board,
+    board_for,
+    l_valid,
+    position_valid,
+    r_valid,
+    vertex_interior,
+)
 from referee.perft import perft
 from referee.record import build_record
 from tests.clirun import RefereeCli
@@ -197,7 +213,8 @@ def test_replay_neither_lists_moves_nor_every_configuration(
     move with one bit test (``is_legal``) and each placement's few configurations
     (``Configs.of``): the move lister and the whole-board configuration walks are never
     called. Either one per ply made a 4-move record at n = 64 take ~20 s. A ``Start``
-    position is decoded with exactly one walk (its score check)."""
+    position is decoded without a walk either: its score check counts the stars, hexagons
+    and empty triangles with whole-board bit operations (``configs.on_board``)."""
     game = Tricolor({"n": str(n)})
     texts, final = _random_texts(game, n, plies)
     assert (final.to_move is None) == (n == 6)
@@ -229,7 +246,7 @@ def test_replay_neither_lists_moves_nor_every_configuration(
         game, ["a", "b"], texts[middle:], final.outcome(), start=game.encode(state)
     )
     assert adjudicate(started).confirmed
-    assert calls == Counter(_vertex_configs=1, _all_triangles=1)
+    assert calls == Counter()
 
 
 @pytest.mark.parametrize(("n", "rim"), [(1, True), (2, False), (5, True), (5, False)])
@@ -262,6 +279,96 @@ def test_per_move_configurations_match_the_whole_board_lists(n: int, rim: bool) 
         assert sorted((t, tuple(sorted(near))) for t, near in mine.empties) == sorted(
             (t, tuple(sorted(near))) for t, near in bordering.get(move, [])
         )
+
+
+def _walked(cfg: Configs, placed: int, covered: int) -> tuple[int, int, int, int]:
+    """(crowns, stars, hexagons, empty triangles) complete in a position, from the
+    whole-board lists (a walk over every vertex and triangle, the way ``on_board``
+    counted before its bit operations)."""
+
+    def whole(ids: tuple[int, ...]) -> bool:
+        return all(placed >> x & 1 for x in ids)
+
+    return (
+        sum(map(whole, cfg.crowns)),
+        sum(map(whole, cfg.stars)),
+        sum(map(whole, cfg.hexagons)),
+        sum(
+            1
+            for bit, near in cfg.triangles
+            if not covered >> bit & 1 and all(covered >> x & 1 for x in near)
+        ),
+    )
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 9])
+@pytest.mark.parametrize("rim", [True, False])
+def test_on_board_equals_the_whole_board_walk(n: int, rim: bool) -> None:
+    """Every position of random games (each ply) and random piece sets: ``on_board``
+    counts what the whole-board lists hold, with and without crowns."""
+    cfg = configs_for(n, rim)
+    board = cfg.board
+    game = Tricolor({"n": str(n), "rim-crowns": "yes" if rim else "no"})
+    rng = random.Random(n)
+    positions: list[tuple[int, int]] = []
+    while len(positions) < 250:
+        state = game.initial_state(2)
+        positions.append((state.placed, state.covered))
+        while state.to_move is not None:
+            state = state.play(rng.choice(state.legal_moves()))
+            positions.append((state.placed, state.covered))
+    moves = list(board.index.values())
+    for _ in range(80):
+        rng.shuffle(moves)
+        keep = rng.random()
+        placed = covered = 0
+        for move in moves:
+            if not covered & board.tmask[move] and rng.random() < keep:
+                placed |= 1 << move
+                covered |= board.tmask[move]
+        positions.append((placed, covered))
+    for placed, covered in positions:
+        walked = _walked(cfg, placed, covered)
+        assert tuple(on_board(cfg, placed, covered)) == walked
+        assert tuple(on_board(cfg, placed, covered, crowns=False)) == (0, *walked[1:])
+
+
+@pytest.mark.parametrize("n", [*range(1, 13), 31, 64])
+def test_cell_masks_equal_a_cell_by_cell_derivation(n: int) -> None:
+    """``cell_masks`` (shifted whole planes, each kept to the cells where the shift stays
+    in range) equals the masks derived cell by cell from the definitions."""
+    board = board_for(n)
+    stars = r_cells = l_cells = 0
+    hexagons = [0, 0]
+    lacking: dict[str, list[int]] = {"R": [0, 0, 0], "L": [0, 0, 0]}
+    for cell, (a, b) in enumerate(board.coords):
+        bit = 1 << cell
+        if all(position_valid(n, *p) for p in acute_sectors(a, b)):
+            stars |= bit
+        if vertex_interior(n, a, b):
+            for t, triple in enumerate(hexagon_triples(a, b)):
+                if all(position_valid(n, *p) for p in triple):
+                    hexagons[t] |= bit
+        for kind, valid in (("R", r_valid), ("L", l_valid)):
+            if valid(n, a, b):
+                if kind == "R":
+                    r_cells |= bit
+                else:
+                    l_cells |= bit
+                for k, (other, i, j) in enumerate(triangle_neighbours(kind, a, b)):
+                    if not (r_valid if other == "R" else l_valid)(n, i, j):
+                        lacking[kind][k] |= bit
+    masks = cell_masks(n)
+    assert (masks.stars, masks.hexagons, masks.r_cells, masks.l_cells) == (
+        stars,
+        (hexagons[0], hexagons[1]),
+        r_cells,
+        l_cells,
+    )
+    assert [lack for _, lack in masks.r_open] == lacking["R"]
+    assert [lack for _, lack in masks.l_open] == lacking["L"]
+    assert masks.plane == (1 << board.plane) - 1
+    assert (stars > 0, hexagons[0] > 0) == (n >= 2, True)
 
 
 # --- a real match -----------------------------------------------------------------------

@@ -397,27 +397,135 @@ def completed(configs: Configs, placed: int, covered: int, move: int) -> Complet
     )
 
 
-def _flags(mask: int, size: int) -> str:
-    """``mask`` as a string of ``size`` characters, ``"1"`` at index ``k`` iff bit ``k`` is set."""
-    return format(mask, f"0{size}b")[::-1]
+class CellMasks(NamedTuple):
+    """Cell masks of one board side, for counting configurations with whole-board bit
+    operations (``on_board``). A vertex ``V(a,b)`` is keyed by the cell of ``(a, b)``;
+    only vertices with ``-n <= a, b < n`` have one, which holds every star and hexagon
+    vertex (they are interior). Every mask is restricted to cells where the offsets it
+    is combined with stay on the board, so a shift never wraps into another row."""
+
+    plane: int
+    """Every cell of the plane, ``W²`` ones."""
+    stars: int
+    """The vertices whose six acute sectors are all valid positions."""
+    hexagons: tuple[int, int]
+    """Per triple of ``hexagon_triples``, the interior vertices where its three positions
+    are valid."""
+    r_cells: int
+    """The R triangles on the board."""
+    l_cells: int
+    """The L triangles on the board."""
+    r_open: tuple[tuple[int, int], ...]
+    """Per edge neighbour of an R triangle (``triangle_neighbours``): its cell offset in
+    the L plane, and the R triangles that lack that neighbour (off the board)."""
+    l_open: tuple[tuple[int, int], ...]
+    """The same for the L triangles, their neighbours in the R plane."""
+
+
+def _shifted(mask: int, offset: int) -> int:
+    """``mask`` moved so that the bit of cell ``c + offset`` lands on cell ``c``."""
+    return mask >> offset if offset >= 0 else mask << -offset
+
+
+@cache
+def cell_masks(n: int) -> CellMasks:
+    """The ``CellMasks`` of the board of side ``n`` (cached; a few dozen operations on
+    masks of ``W²`` bits, and one pass over the cells for the interior vertices).
+
+    :raises ValueError: ``n < 1``.
+    """
+    board = board_for(n)
+    width = board.width
+    every_row = sum(1 << (row * width) for row in range(width))  # bit 0 of each row
+
+    def inside(di: int, dj: int) -> int:
+        """The cells ``(a, b)`` for which ``(a+di, b+dj)`` is a cell too (no wrap): the
+        ``W - |di|`` rows and, in each, the ``W - |dj|`` columns that stay in range."""
+        band = ((1 << (width * (width - abs(di)))) - 1) << (width * max(0, -di))
+        columns = ((1 << (width - abs(dj))) - 1) << max(0, -dj)
+        return band & (columns * every_row)
+
+    def found(plane: int, di: int, dj: int) -> int:
+        """The cells ``(a, b)`` whose ``(a+di, b+dj)`` is set in ``plane``."""
+        return inside(di, dj) & _shifted(plane, di * width + dj)
+
+    interior = sum(
+        1 << cell for cell, (a, b) in enumerate(board.coords) if vertex_interior(n, a, b)
+    )
+    stars = (1 << board.plane) - 1
+    for colour, di, dj in _SECTORS:
+        stars &= found(board.valid[colour], di, dj)
+    hexagons = []
+    for triple in _HEXAGONS:
+        at = interior
+        for colour, di, dj in triple:
+            at &= found(board.valid[colour], di, dj)
+        hexagons.append(at)
+    r_cells, l_cells = board.all_r, board.all_l_cells
+    r_open = tuple(
+        (di * width + dj, r_cells & ~found(l_cells, di, dj))
+        for _, di, dj in triangle_neighbours("R", 0, 0)
+    )
+    l_open = tuple(
+        (di * width + dj, l_cells & ~found(r_cells, di, dj))
+        for _, di, dj in triangle_neighbours("L", 0, 0)
+    )
+    return CellMasks(
+        plane=(1 << board.plane) - 1,
+        stars=stars,
+        hexagons=(hexagons[0], hexagons[1]),
+        r_cells=r_cells,
+        l_cells=l_cells,
+        r_open=r_open,
+        l_open=l_open,
+    )
 
 
 def on_board(configs: Configs, placed: int, covered: int, *, crowns: bool = True) -> Completion:
     """Every complete configuration of a position (each was completed by exactly one move).
 
-    With ``crowns=False`` the crowns, which score nothing, are not counted (reported as 0).
-    One pass over the vertices and triangles, O(n²): used to check a decoded position.
+    Stars, hexagons and empty triangles are counted with a few dozen bit operations on
+    whole planes (``CellMasks``), with no loop over the board: this is the score check of
+    every decoded position. Crowns, which score nothing, are counted per placed piece
+    (``Configs.of``, each crown once, at its lowest move id); with ``crowns=False`` they
+    are not counted (reported as 0).
     """
     board = configs.board
-    pieces = _flags(placed, 3 * board.plane)
-    cover = _flags(covered, 2 * board.plane)
-    counts = {"crown": 0, "star": 0, "hexagon": 0}
-    for kind, _, ids in _vertex_configs(board, configs.rim_crowns):
-        if (crowns or kind != "crown") and all(pieces[x] == "1" for x in ids):
-            counts[kind] += 1
-    empty = sum(
-        1
-        for bit, near in _all_triangles(board)
-        if cover[bit] == "0" and all(cover[x] == "1" for x in near)
+    masks = cell_masks(board.n)
+    plane, width, full = board.plane, board.width, masks.plane
+    pieces = [placed >> (colour * plane) & full for colour in range(3)]
+    stars = masks.stars
+    for colour, di, dj in _SECTORS:
+        stars &= _shifted(pieces[colour], di * width + dj)
+    hexagons = 0
+    for triple, at in zip(_HEXAGONS, masks.hexagons, strict=True):
+        for colour, di, dj in triple:
+            at &= _shifted(pieces[colour], di * width + dj)
+        hexagons += at.bit_count()
+    r_covered, l_covered = covered & full, covered >> plane
+    empty_r = masks.r_cells & ~r_covered
+    for offset, lacking in masks.r_open:
+        empty_r &= lacking | _shifted(l_covered, offset)
+    empty_l = masks.l_cells & ~l_covered
+    for offset, lacking in masks.l_open:
+        empty_l &= lacking | _shifted(r_covered, offset)
+    return Completion(
+        _crowns_on_board(configs, placed) if crowns else 0,
+        stars.bit_count(),
+        hexagons,
+        empty_r.bit_count() + empty_l.bit_count(),
     )
-    return Completion(counts["crown"], counts["star"], counts["hexagon"], empty)
+
+
+def _crowns_on_board(configs: Configs, placed: int) -> int:
+    """The complete crowns of ``placed``, each counted at its lowest move id."""
+    count = 0
+    rest = placed
+    while rest:
+        low = rest & -rest
+        move = low.bit_length() - 1
+        rest ^= low
+        for others in configs.of(move).crowns:
+            if move < min(others) and all(placed >> x & 1 for x in others):
+                count += 1
+    return count

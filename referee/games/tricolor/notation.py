@@ -20,6 +20,7 @@ The number of placements (and so the colour required next) is the number of piec
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 from referee.errors import InvalidPositionError
@@ -29,6 +30,12 @@ _PIECE_CHARS = {"o": 0, "g": 1, "y": 2}
 _LOWER = "ogy"
 _SCORE = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
 _NUMBER = re.compile(r"[1-9][0-9]{0,5}")
+_NOT_ROWS = str.maketrans("", "", "./ogy")
+"""Deletes the characters a rows field may hold."""
+_COLOUR_BITS = tuple(
+    str.maketrans({ch: "1" if ch == mine else "0" for ch in "." + _LOWER}) for mine in _LOWER
+)
+"""Per colour, the cell characters to ``1`` for a piece of that colour, else ``0``."""
 
 
 class RawPosition(NamedTuple):
@@ -45,6 +52,18 @@ class RawPosition(NamedTuple):
     """0-based seat to move, -1 when the token says the game is over."""
     last: int
     """0-based seat of the last placement, -1 for none."""
+
+
+@cache
+def _row_padding(n: int) -> tuple[tuple[str, str], ...]:
+    """Per row of R triangles, ``i`` from ``-n`` up, the ``.`` that pad it to the layout's
+    ``W`` cells: for the cells before its first (``j`` from ``-n``) and after its last."""
+    board = board_for(n)
+    pads = []
+    for cells in reversed(board.r_rows):
+        left = cells[0] % board.width
+        pads.append(("." * left, "." * (board.width - left - len(cells))))
+    return tuple(pads)
 
 
 def seat_text(seat: int) -> str:
@@ -108,6 +127,56 @@ def decode(text: str) -> RawPosition:
         raise InvalidPositionError(
             f"tricolor position {text!r}: expected rows of {shape} cells joined by '/'"
         )
+    placed, covered = _pieces(board, rows_word, text)
+    words = scores_word.split(",")
+    if not all(_SCORE.fullmatch(w) and w != "-0" for w in words):
+        raise InvalidPositionError(
+            f"tricolor position {text!r}: scores must be integers joined by ','"
+        )
+    scores = tuple(int(w) for w in words)
+    turn = _seat(seat_word, text, "seat")
+    last = _seat(last_word, text, "last placer")
+    return RawPosition(board.n, rim_word == "rim", placed, covered, scores, turn, last)
+
+
+def _pieces(board: Board, rows_word: str, text: str) -> tuple[int, int]:
+    """The placed mask and the coverage mask of the rows field (of the right shape).
+
+    :raises InvalidPositionError: a bad piece character, a piece off the board or
+        overlapping another: the first such fault in reading order.
+    """
+    found = _pieces_by_plane(board, rows_word)
+    return found if found is not None else _pieces_one_by_one(board, rows_word, text)
+
+
+def _pieces_by_plane(board: Board, rows_word: str) -> tuple[int, int] | None:
+    """``_pieces`` for a rows field without fault, in a few whole-plane operations: the
+    rows padded into the cell layout, one cell mask per colour read as a binary number.
+    None when the field has any fault, which ``_pieces_one_by_one`` then names."""
+    if rows_word.translate(_NOT_ROWS):
+        return None  # a character other than . o g y /
+    rows = rows_word.split("/")
+    # The field's rows run from i = n-1 down, the cells from i = -n up; reversed, the
+    # highest cell comes first, as ``int(…, 2)`` reads its digits.
+    cells_text = "".join(
+        f"{left}{row}{right}"
+        for row, (left, right) in zip(reversed(rows), _row_padding(board.n), strict=True)
+    )[::-1]
+    mine = [int(cells_text.translate(table), 2) for table in _COLOUR_BITS]
+    if any(cells & ~valid for cells, valid in zip(mine, board.valid, strict=True)):
+        return None  # a piece off the board
+    # Each piece holds the R triangle of its own cell, so only L triangles can be shared.
+    width, plane = board.width, board.plane
+    l_cells = (mine[0] >> 1, mine[1], mine[2] >> width)  # the cells of ``l_offset``
+    if l_cells[0] & l_cells[1] or l_cells[0] & l_cells[2] or l_cells[1] & l_cells[2]:
+        return None  # two pieces on one L triangle
+    placed = mine[0] | mine[1] << plane | mine[2] << (2 * plane)
+    covered = mine[0] | mine[1] | mine[2] | (l_cells[0] | l_cells[1] | l_cells[2]) << plane
+    return placed, covered
+
+
+def _pieces_one_by_one(board: Board, rows_word: str, text: str) -> tuple[int, int]:
+    """``_pieces``, piece after piece in reading order, raising at the first fault."""
     placed = covered = 0
     cells = board.slot_cells
     plane = board.plane
@@ -133,15 +202,7 @@ def decode(text: str) -> RawPosition:
             )
         placed |= 1 << move
         covered |= cover
-    words = scores_word.split(",")
-    if not all(_SCORE.fullmatch(w) and w != "-0" for w in words):
-        raise InvalidPositionError(
-            f"tricolor position {text!r}: scores must be integers joined by ','"
-        )
-    scores = tuple(int(w) for w in words)
-    turn = _seat(seat_word, text, "seat")
-    last = _seat(last_word, text, "last placer")
-    return RawPosition(board.n, rim_word == "rim", placed, covered, scores, turn, last)
+    return placed, covered
 
 
 def _triangle_at(n: int, row: int, j: int) -> tuple[str, int] | None:
