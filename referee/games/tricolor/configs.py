@@ -24,6 +24,10 @@ of one position from the geometry (offsets around its vertices) on first use and
 them, so a placement checks only what it can complete and a board costs nothing until its
 positions are played. (Listing every configuration of ``n = 64`` as masks of move ids took
 many seconds and over a gigabyte, so adjudicating a short record on a big board hung.)
+A whole position's configurations (``on_board``, the score check of a decoded position)
+are counted from ``cell_masks``: per board side a few masks of ``W²`` bits, shifted and
+ANDed with the position's per-colour planes, so a decode walks neither the vertices nor
+the triangles.
 """
 
 from __future__ import annotations
