@@ -1,7 +1,9 @@
 """A process reads only the code of what it runs: the ``referee`` console script's light
-commands read no event loop, runner, pydantic model or page; ``play`` reads no page, live
-server or cluster client; a worker process reads no command line, config model or page;
-``python -m bots NAME`` reads only that bot.
+commands read no event loop, runner, pydantic model or page; ``perft``, ``moves`` and
+``check-engine`` (which engine authors start in loops) read no config model, and ``perft``
+and ``moves`` no event loop or engine process code; ``play`` reads no page, live server or
+cluster client; a worker process reads no command line, config model or page; ``python -m
+bots NAME`` reads only that bot.
 
 The suite starts hundreds of ``referee`` and worker processes, and a user's ``referee
 --help`` should not wait for the tournament runner: each case runs a fresh interpreter
@@ -17,9 +19,15 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from referee.listing import list_moves
+from referee.perft import perft
+from referee.registry import make_game
+from tournaments.cli.rules import listing_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,6 +64,19 @@ COMMAND_LINE = ("typer", "tournaments.cli.app")
 
 LIGHT = LOOP + RUNNER + MODELS + PAGES + ELSEWHERE + ("tournaments.cli.tournament_run",)
 """What ``--help``, ``--version``, ``games`` and ``rules`` never need."""
+CONFIG = ("tournaments.event.cluster_settings", "tomllib")
+"""What the config models (``MODELS``) read besides pydantic. ``--option k=v`` needs none
+of them: ``tournaments.event.engine_args`` reads the models' keys on first use, not when
+it is imported."""
+ENGINE_PROCESSES = ("protocol.session", "protocol.process", "protocol.sandbox", "referee.players")
+RULES_ONLY = (
+    *LIGHT,
+    *CONFIG,
+    *ENGINE_PROCESSES,
+    "tournaments.cli.sandbox",
+    "referee.score_rules",
+)
+"""What ``perft`` and ``moves`` never need: they compute on the rules alone."""
 
 CASES = {
     "referee --help": (("referee", "--help"), LIGHT, COMMAND_LINE),
@@ -74,6 +95,34 @@ CASES = {
         ),
         (*LOOP, "tournaments.runner.match", "tournaments.play.slot", "referee.match"),
     ),
+    "referee perft": (
+        ("referee", "perft", "trike", "2", "--option", "size=7"),
+        RULES_ONLY,
+        ("referee.perft", "referee.registry", "tournaments.event.engine_args"),
+    ),
+    "referee moves": (
+        ("referee", "moves", "trike", "--option", "size=7", "--moves", "e3", "swap"),
+        RULES_ONLY,
+        ("referee.listing", "referee.registry", "tournaments.event.engine_args"),
+    ),
+    "referee check-engine --help": (
+        ("referee", "check-engine", "--help"),
+        LIGHT + CONFIG + ENGINE_PROCESSES + ("tournaments.checks.check_engine",),
+        COMMAND_LINE,
+    ),
+    "referee check-engine --quick": (
+        ("referee", "check-engine", "trike", "--quick", "--", "random"),
+        (
+            *MODELS,
+            *CONFIG,
+            *PAGES,
+            *ELSEWHERE,
+            *RUNNER,
+            "tournaments.cli.tournament_run",
+            "tournaments.checks.coverage.steps",  # the coverage steps: not with --quick
+        ),
+        (*LOOP, "tournaments.checks.check_engine", "protocol.session", "tournaments.cli.sandbox"),
+    ),
     "a worker process": (
         ("module", "tournaments.play.worker"),
         MODELS + PAGES + ELSEWHERE + COMMAND_LINE + ("pydantic", "tournaments.runner.run"),
@@ -89,7 +138,38 @@ CASES = {
 probe that ran nothing cannot pass)."""
 
 
-def _read_modules(tmp_path: Path, args: tuple[str, ...]) -> set[str]:
+def _perft_printed(out: str) -> None:
+    game = make_game("trike", {"size": "7"})
+    state = game.initial_state(game.player_counts[0])
+    assert out == "".join(f"{d} {perft(state, d)}\n" for d in (1, 2))
+
+
+def _moves_printed(out: str) -> None:
+    listing = list_moves(make_game("trike", {"size": "7"}), moves=["e3", "swap"])
+    assert out == "".join(f"{line}\n" for line in listing_lines(listing))
+
+
+def _check_printed(out: str) -> None:
+    lines = out.splitlines()
+    assert lines[-1] == "9/9 steps passed", out
+    assert [line.split(".", 1)[0] for line in lines[:-1]] == [str(n) for n in range(1, 10)]
+
+
+def _help_printed(out: str) -> None:
+    assert "--quick" in out and "--timeout" in out, out
+
+
+PRINTS: dict[str, Callable[[str], None]] = {
+    "referee perft": _perft_printed,
+    "referee moves": _moves_printed,
+    "referee check-engine --quick": _check_printed,
+    "referee check-engine --help": _help_printed,
+}
+"""What a case's command printed, checked: it still works, reading less."""
+
+
+def _run(tmp_path: Path, args: tuple[str, ...]) -> tuple[set[str], str]:
+    """The modules the probe's process read, and what it printed."""
     out = tmp_path / "modules.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
@@ -102,7 +182,7 @@ def _read_modules(tmp_path: Path, args: tuple[str, ...]) -> set[str]:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    return set(json.loads(out.read_text()))
+    return set(json.loads(out.read_text())), done.stdout
 
 
 @pytest.mark.parametrize(
@@ -115,7 +195,9 @@ def _read_modules(tmp_path: Path, args: tuple[str, ...]) -> set[str]:
 )
 def test_a_process_reads_only_what_it_runs(case: str, tmp_path: Path) -> None:
     args, unread, needed = CASES[case]
-    modules = _read_modules(tmp_path, args)
+    modules, printed = _run(tmp_path, args)
+    if case in PRINTS:
+        PRINTS[case](printed)
     assert set(needed) <= modules, f"{case} did not run: {sorted(set(needed) - modules)}"
     read = sorted(name for name in unread if name in modules)
     assert read == [], f"{case} read {read}"

@@ -36,7 +36,6 @@ from protocol.session import EngineSession
 from protocol.spec import EngineSpec
 from referee.core import Game, State
 from referee.errors import RulesError
-from tournaments.checks.coverage.steps import Coverage, coverage_steps
 
 STEPS = (
     "handshake",
@@ -139,6 +138,9 @@ async def check_engine(
     """
     results = await _basic_steps(game, spec, players=players, step_timeout=step_timeout, seed=seed)
     if coverage and results[0].passed:
+        # Read here: ``--quick`` runs the nine steps alone and needs no game driver.
+        from tournaments.checks.coverage.steps import Coverage, coverage_steps
+
         found = await coverage_steps(
             Coverage(game.name, spec, counts or (players,), step_timeout, seed, games)
         )

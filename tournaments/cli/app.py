@@ -10,7 +10,8 @@ its traceback and ``BUG_LINE``, exit status 1. ``--debug`` (or
 Reading the app is cheap: every command module imports at its top only typer and the
 declarations its signature needs (``options``), and what a command runs inside the
 command, when it runs. So ``referee --help``, ``games`` or ``rules`` read no event loop,
-runner, pydantic model or page, ``play`` no page or live server, and the hundreds of
+runner, pydantic model or page, ``perft``, ``moves`` and ``check-engine`` (run in loops
+by engine authors) no config model, ``play`` no page or live server, and the hundreds of
 ``referee`` processes a test run starts do not each pay for every command
 (``tests/architecture/test_lazy_imports.py``).
 """

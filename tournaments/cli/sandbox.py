@@ -19,19 +19,21 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from protocol.sandbox import SandboxSettings
 from protocol.sandbox.host import probe
 from protocol.spec import EngineSpec
 from referee.errors import UserError
-from tournaments.event.config import SandboxMode, TournamentConfig
 from tournaments.event.engines import (
     anchor_paths,
     check_sandbox_access,
     hide_each_other,
     hide_path,
 )
+
+if TYPE_CHECKING:  # only named here: check-engine reads this module and no config model
+    from tournaments.event.config import SandboxMode, TournamentConfig
 
 MODES = ("none", "bwrap")
 
@@ -130,7 +132,7 @@ def sandbox_mode(value: str | None) -> SandboxMode | None:
         return None
     if value not in MODES:
         raise UserError(f"bad --sandbox {value!r} (expected none or bwrap)")
-    return cast(SandboxMode, value)
+    return cast("SandboxMode", value)
 
 
 def confine(

@@ -10,7 +10,7 @@ An ``-e`` argument is one of two kinds:
   nodes=2000 depth=12 option.Threads=1 dir=engines/mine sandbox=bwrap restart=on``.
 
 It is read as settings when every word is ``KEY=VALUE`` and at least one key is one of
-``SETTING_KEYS`` (so ``mine=./engine`` stays ``NAME=COMMAND``); then every key must be
+``setting_keys()`` (so ``mine=./engine`` stays ``NAME=COMMAND``); then every key must be
 known and ``cmd`` must be there. The keys are a config entrant's (``EntrantConfig``: each
 key's kind, text, whole number or switch, is read from the model's own fields), with
 cutechess's spellings beside them (``cmd``, ``dir``, ``option.NAME``, ``st``,
@@ -25,15 +25,16 @@ engine's own) and fills, in every entrant, only the keys it does not set itself
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin
 
 from referee.errors import UserError
-from tournaments.event.config import EntrantConfig
 
 _WORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*)=(.*)$", re.DOTALL)
 
@@ -43,35 +44,58 @@ _ALIASES = {"cmd": "command", "dir": "cwd", "plies": "depth"}
 _UNIONS = (Union, UnionType)
 
 
-def _keys_holding(*kinds: Any) -> tuple[str, ...]:
-    """The config entrant's keys whose value (None aside) is one of ``kinds``, in the
-    model's order: each key's kind is read from ``EntrantConfig`` itself, so a key
-    added there is an ``-e`` setting with no change here."""
-    found = []
-    for name, info in EntrantConfig.model_fields.items():
-        hint = info.annotation
-        members = set(get_args(hint)) - {type(None)} if get_origin(hint) in _UNIONS else {hint}
-        if all(m in kinds or get_origin(m) in kinds for m in members):
-            found.append(name)
-    return tuple(found)
+@dataclass(frozen=True, slots=True)
+class _Keys:
+    """The keys of an ``-e`` setting by kind, read from ``EntrantConfig`` (``_keys``)."""
+
+    text: tuple[str, ...]
+    """``name``, ``command``, ``cwd``, ``tc``, ``sandbox``: as written (the config checks them)."""
+    whole: tuple[str, ...]
+    """The limits (``nodes``, ``depth``, ``max_memory_mb``...): whole numbers."""
+    switch: tuple[str, ...]
+    """``restart``: a yes/no switch."""
+    setting: tuple[str, ...]
+    """Every key of an ``-e`` setting, as the help and the errors list them."""
 
 
-_TEXT_KEYS = _keys_holding(str, Literal)
-"""``name``, ``command``, ``cwd``, ``tc``, ``sandbox``: as written (the config checks them)."""
-_WHOLE_KEYS = _keys_holding(int)
-"""The limits (``nodes``, ``depth``, ``max_memory_mb``...): whole numbers."""
-_SWITCH_KEYS = _keys_holding(bool)
-"""``restart``: a yes/no switch."""
+@functools.cache
+def _keys() -> _Keys:
+    """The keys of an ``-e`` setting, read from ``EntrantConfig`` on first use (then
+    kept): each key's kind is read from the model itself, so a key added there is an
+    ``-e`` setting with no change here. Read here, not when the module is: ``--option``
+    of ``perft``, ``moves`` and ``check-engine`` uses ``key_values`` and needs no config
+    model, and engine authors start those commands in loops."""
+    from tournaments.event.config import EntrantConfig
+
+    def holding(*kinds: Any) -> tuple[str, ...]:
+        # The keys whose value (None aside) is one of ``kinds``, in the model's order.
+        found = []
+        for name, info in EntrantConfig.model_fields.items():
+            hint = info.annotation
+            members = (
+                set(get_args(hint)) - {type(None)} if get_origin(hint) in _UNIONS else {hint}
+            )
+            if all(m in kinds or get_origin(m) in kinds for m in members):
+                found.append(name)
+        return tuple(found)
+
+    text, whole, switch = holding(str, Literal), holding(int), holding(bool)
+    setting = tuple(
+        dict.fromkeys(
+            ("name", "cmd", "command", "args", "dir", "cwd", "tc", "st", "plies", "sandbox",
+             *switch, *text, *whole, "option.NAME", "env.NAME")
+        )
+    )  # fmt: skip
+    return _Keys(text=text, whole=whole, switch=switch, setting=setting)
+
+
+def setting_keys() -> tuple[str, ...]:
+    """The keys of an ``-e`` setting, as the help and the errors list them."""
+    return _keys().setting
+
+
 _PREFIXES = {"option": "options", "env": "env"}
 """``option.NAME=V`` and ``env.NAME=V``: one engine option or environment variable."""
-
-SETTING_KEYS = tuple(
-    dict.fromkeys(
-        ("name", "cmd", "command", "args", "dir", "cwd", "tc", "st", "plies", "sandbox",
-         *_SWITCH_KEYS, *_TEXT_KEYS, *_WHOLE_KEYS, "option.NAME", "env.NAME")
-    )
-)  # fmt: skip
-"""The keys of an ``-e`` setting, as the help and the errors list them."""
 _OWN_KEYS = ("name", "command", "args")
 """What ``--each`` cannot set: every engine has its own."""
 _ON = {"on": True, "yes": True, "true": True, "1": True}
@@ -108,7 +132,7 @@ def _words(text: str, what: str) -> list[str]:
 
 def _is_setting_key(key: str) -> bool:
     head = key.split(".", 1)[0]
-    return key in SETTING_KEYS or (head in _PREFIXES and "." in key)
+    return key in setting_keys() or (head in _PREFIXES and "." in key)
 
 
 def is_settings(text: str) -> bool:
@@ -160,15 +184,16 @@ def parse_settings(text: str, what: str) -> dict[str, Any]:
 
 
 def _typed(key: str, value: str, what: str, text: str) -> Any:
-    if key in _TEXT_KEYS:
+    keys = _keys()
+    if key in keys.text:
         if not value:
             raise EngineArgError(f"bad {what} {text!r}: {key} is empty")
         return value
-    if key in _WHOLE_KEYS:
+    if key in keys.whole:
         if not value.isdigit():
             raise EngineArgError(f"bad {what} {text!r}: {key}={value!r}: expected a whole number")
         return int(value)
-    if key in _SWITCH_KEYS:
+    if key in keys.switch:
         switch = {**_ON, **_OFF}.get(value.lower())
         if switch is None:
             raise EngineArgError(f"bad {what} {text!r}: {key}={value!r}: expected on or off")
@@ -178,7 +203,7 @@ def _typed(key: str, value: str, what: str, text: str) -> Any:
             f"bad {what} {text!r}: proto: every engine speaks this referee's one protocol"
             " (protocol/SPEC.md); leave proto= out"
         )
-    known = ", ".join(SETTING_KEYS)
+    known = ", ".join(keys.setting)
     raise EngineArgError(f"bad {what} {text!r}: unknown key {key!r} (known: {known})")
 
 
