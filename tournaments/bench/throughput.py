@@ -134,7 +134,7 @@ def tournament_lines(
     workers: int | None = None,
 ) -> Iterator[str]:
     """Run the tournament benchmarks ``runs`` (concurrency, clock) and yield report lines."""
-    from tournaments.runner.slots import default_workers
+    from tournaments.play.prestart import default_workers
 
     for concurrency, tc in runs:
         f = bench_tournament(games, engine, concurrency, tc, workers)

@@ -235,17 +235,24 @@ def play_command(
     The match is a one-encounter event played as a tournament's games are: a void game is
     played again (3 times at most), records carry the same tags.
     """
-    from tournaments.cli.play import PlayOptions, play_match, play_setup
+    from tournaments.play import prestart
 
-    options = PlayOptions(
-        game=game_name, engine=engine, tc=tc, movetime=movetime, margin=margin, games=games,
-        seed=seed, option=option, out=out, max_plies=max_plies, quiet=quiet, nodes=nodes,
-        depth=depth, each=each, resign=resign, draw=draw, sandbox=sandbox,
-        sandbox_memory=sandbox_memory, sandbox_cpu=sandbox_cpu, sandbox_procs=sandbox_procs,
-        transcripts=transcripts, concurrency=concurrency, openings=openings,
-        opening_plies=opening_plies, cluster=cluster,
-    )  # fmt: skip
-    play_match(play_setup(options), options.out, quiet=options.quiet)
+    # Before the runner's code is read: the workers start up beside it.
+    prestart.start_for_flags(concurrency, None, elsewhere=cluster is not None)
+    try:
+        from tournaments.cli.play import PlayOptions, play_match, play_setup
+
+        options = PlayOptions(
+            game=game_name, engine=engine, tc=tc, movetime=movetime, margin=margin,
+            games=games, seed=seed, option=option, out=out, max_plies=max_plies,
+            quiet=quiet, nodes=nodes, depth=depth, each=each, resign=resign, draw=draw,
+            sandbox=sandbox, sandbox_memory=sandbox_memory, sandbox_cpu=sandbox_cpu,
+            sandbox_procs=sandbox_procs, transcripts=transcripts, concurrency=concurrency,
+            openings=openings, opening_plies=opening_plies, cluster=cluster,
+        )  # fmt: skip
+        play_match(play_setup(options), options.out, quiet=options.quiet)
+    finally:
+        prestart.discard()
 
 app.command("adjudicate")(
     stoppable("interrupted (the verdicts above are complete)")(adjudicate_command)

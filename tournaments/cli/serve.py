@@ -68,7 +68,7 @@ def live_server(directory: Path, address: tuple[str, int]) -> Iterator[str]:
     :raises ConfigError: it did not start listening (its own one-line reason).
     """
     from tournaments.event.config import ConfigError
-    from tournaments.play.worker import worker_environment
+    from tournaments.play.prestart import worker_environment
 
     host, port = address
     directory.mkdir(parents=True, exist_ok=True)

@@ -203,22 +203,29 @@ def tournament_command(
     Writes DIR/games.tgn, DIR/journal.jsonl, DIR/logs/ and DIR/results.json, prints
     one line per game (and a progress line on a terminal) and the final tables.
     """
-    from tournaments.cli.tournament_run import run_and_report
-    from tournaments.cli.tournament_setup import TournamentOptions, tournament_setup
+    from tournaments.play import prestart
 
-    options = TournamentOptions(
-        config=config, resume=resume, out=out, concurrency=concurrency, workers=workers,
-        game=game, engine=engine, each=each, entrants_mode=entrants_mode, fmt=fmt,
-        rounds=rounds, games=games, per_encounter=per_encounter, max_games=max_games,
-        players=players, challengers=challengers, seat_order=seat_order, tc=tc,
-        movetime=movetime, margin=margin, option=option, seed=seed, openings=openings,
-        opening_plies=opening_plies, sprt=sprt, event=event, max_plies=max_plies,
-        quiet=quiet, cluster=cluster, sandbox=sandbox, sandbox_memory=sandbox_memory,
-        sandbox_cpu=sandbox_cpu, sandbox_procs=sandbox_procs, transcripts=transcripts,
-        live=live, nodes=nodes, depth=depth, resign=resign, draw=draw, wait=wait,
-        rating_interval=rating_interval, events=events, events_moves=events_moves,
-    )  # fmt: skip
-    run_and_report(tournament_setup(options), options)
+    # Before the runner's code is read: the workers start up beside it.
+    prestart.start_for_flags(concurrency, workers, elsewhere=cluster is not None or resume)
+    try:
+        from tournaments.cli.tournament_run import run_and_report
+        from tournaments.cli.tournament_setup import TournamentOptions, tournament_setup
+
+        options = TournamentOptions(
+            config=config, resume=resume, out=out, concurrency=concurrency, workers=workers,
+            game=game, engine=engine, each=each, entrants_mode=entrants_mode, fmt=fmt,
+            rounds=rounds, games=games, per_encounter=per_encounter, max_games=max_games,
+            players=players, challengers=challengers, seat_order=seat_order, tc=tc,
+            movetime=movetime, margin=margin, option=option, seed=seed, openings=openings,
+            opening_plies=opening_plies, sprt=sprt, event=event, max_plies=max_plies,
+            quiet=quiet, cluster=cluster, sandbox=sandbox, sandbox_memory=sandbox_memory,
+            sandbox_cpu=sandbox_cpu, sandbox_procs=sandbox_procs, transcripts=transcripts,
+            live=live, nodes=nodes, depth=depth, resign=resign, draw=draw, wait=wait,
+            rating_interval=rating_interval, events=events, events_moves=events_moves,
+        )  # fmt: skip
+        run_and_report(tournament_setup(options), options)
+    finally:
+        prestart.discard()
 
 
 def standings_command(

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tournaments.play.worker import worker_environment
+from tournaments.play.prestart import worker_environment
 
 START_TIMEOUT = 60.0
 """Seconds for the scheduler and the workers to come up on a loaded machine."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -21,6 +20,7 @@ from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
 from tournaments.play.errors import VoidTally
 from tournaments.play.fdlimit import ensure_open_files, files_needed
+from tournaments.play.prestart import default_workers
 from tournaments.play.slot import PlayerFactory, Slot, default_cache_size
 from tournaments.play.worker import open_workers, split_slots
 from tournaments.results.game import GameReport
@@ -31,13 +31,6 @@ class GameSlot(Protocol):
     """A slot in this loop or in a worker process."""
 
     async def play(self, job: Job) -> GameReport: ...
-
-
-def default_workers(concurrency: int) -> int:
-    """Worker processes for ``concurrency`` games: none for one game, else one per core."""
-    if concurrency <= 1:
-        return 0
-    return min(concurrency, os.cpu_count() or 1)
 
 
 def slot_counts(
