@@ -21,7 +21,7 @@ not: the user and UTS namespaces (the host name ``sandbox``), the root file syst
 read-only binds, and the sandbox's process 1, which the games cannot see.
 ``docs/SECURITY.md`` lists it with the tests that check each point.
 
-Use: ``async with Keeper.open(spec) as keeper:``, then ``EngineSession.open(spec,
+Use: ``async with Keeper.open(spec, transcript) as keeper:``, then ``EngineSession.open(spec,
 keeper=keeper)`` per game. ``open`` raises ``EngineStartError`` when the kept sandbox
 does not come up (the caller then uses a sandbox per game, as before); a keeper that
 failed later says so (``broken``): its games' starts fail and its caller drops it.
@@ -52,8 +52,8 @@ UP = b"up\n"
 
 def available(spec: EngineSpec) -> bool:
     """Whether ``spec``'s games could be played in a kept sandbox here: it is sandboxed,
-    the compiled warden can be had (the Python warden has no ``keep`` mode), and its
-    directories lie outside the sandbox's scratch (``host.keepable``)."""
+    the compiled warden can be had (the Python warden has no ``keep`` mode), and what
+    its sandbox shows in its own scratch fits (``host.keepable``)."""
     if spec.sandbox is None or compiled.path() is None:
         return False
     return keepable(layout_for(spec.argv, spec.cwd, spec.env, spec.sandbox))
