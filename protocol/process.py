@@ -142,6 +142,18 @@ def _limit_resources(pid: int, spec: EngineSpec) -> None:
             resource.prlimit(pid, which, (value, value))
 
 
+def _read_what_is_there(fd: int, into: list[bytes]) -> bool:
+    """Append what the pipe ``fd`` holds now to ``into`` (never waits); whether its end
+    was reached (every writer gone)."""
+    os.set_blocking(fd, False)
+    try:
+        while chunk := os.read(fd, CHUNK_BYTES):
+            into.append(chunk)
+    except (BlockingIOError, OSError):
+        return False
+    return True
+
+
 async def _read_when_ready(fd: int) -> bytes:
     """The next chunk of a pipe we own that trio does not wrap (b"" at its end)."""
     await trio.lowlevel.wait_readable(fd)
@@ -309,22 +321,26 @@ class EngineProcess:
     async def _run_kept(self, game: KeptGame, proc: _KeptProcess) -> None:
         """Read the game's report to its end: the game is over; then as ``_run``."""
         fd = game.report_fd
-        report = b""
+        report = [b""]
         try:
             while chunk := await _read_when_ready(fd):
-                report += chunk
+                report.append(chunk)
         finally:
-            # Ended or cancelled (the block ends): closing our end ends the game, if
-            # it still runs (its warden kills its namespace).
+            # Ended or cancelled (the block ends): what the report holds says whether the
+            # game was ever set up (its end may have come first: a start that failed on
+            # its closed stdin). Closing our end ends the game, if it still runs (its
+            # warden kills its namespace).
             trio.lowlevel.notify_closing(fd)
+            ended = _read_what_is_there(fd, report)
             game.end()
-        game.finish(report)
+            game.finish(b"".join(report))
+            if ended and not game.ready:
+                said = f" ({self._last_stderr})" if self._last_stderr else ""
+                self._sandbox_failed(f"a game did not start in it{said}")
         proc.returncode = game.status if game.status is not None else -signal.SIGKILL
         if not game.ready:  # the game's set-up complaint makes the message: wait for it
             with trio.move_on_after(KILL_GRACE):
                 await self._stderr_done.wait()
-            said = f" ({self._last_stderr})" if self._last_stderr else ""
-            self._sandbox_failed(f"a game did not start in it{said}")
         self._set_exited()
 
     def _sandbox_failed(self, reason: str) -> None:

@@ -67,6 +67,7 @@ def live_server(directory: Path, address: tuple[str, int]) -> Iterator[str]:
 
     :raises ConfigError: it did not start listening (its own one-line reason).
     """
+    from protocol import reaper
     from tournaments.event.config import ConfigError
     from tournaments.play.prestart import worker_environment
 
@@ -82,6 +83,9 @@ def live_server(directory: Path, address: tuple[str, int]) -> Iterator[str]:
         env=worker_environment(),
         start_new_session=True,  # Ctrl+C stops the runner first; it then stops the view
     )
+    # Ours, waited for below: no sweep for an engine's or a worker's strays may take it
+    # (a child in a session of its own, born after a worker started, looks like one).
+    reaper.watch(process.pid)
     try:
         assert process.stdout is not None and process.stderr is not None
         readable, _, _ = select.select([process.stdout], [], [], READY_TIMEOUT)
@@ -101,6 +105,7 @@ def live_server(directory: Path, address: tuple[str, int]) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        reaper.unwatch(process.pid)
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()

@@ -282,6 +282,7 @@ class _Adopted:
         assert popen.stdin is not None and popen.stdout is not None
         self._pidfd = os.pidfd_open(popen.pid)  # first: where it fails, nothing is taken
         self._popen = popen
+        self._wait_lock = trio.Lock()
         self.pid = popen.pid
         self.stdin = trio.lowlevel.FdStream(os.dup(popen.stdin.fileno()))
         self.stdout = trio.lowlevel.FdStream(os.dup(popen.stdout.fileno()))
@@ -293,12 +294,17 @@ class _Adopted:
         return self._popen.poll()
 
     async def wait(self) -> int:
-        while (code := self._popen.poll()) is None:
-            await trio.lowlevel.wait_readable(self._pidfd)
-        if self._pidfd >= 0:
-            trio.lowlevel.notify_closing(self._pidfd)
-            os.close(self._pidfd)
-            self._pidfd = -1
+        # One waiter on the pidfd at a time (trio allows one reader per descriptor): the
+        # worker's reader and its stop may both wait; the second finds it reaped.
+        async with self._wait_lock:
+            while self._popen.poll() is None:
+                await trio.lowlevel.wait_readable(self._pidfd)
+            if self._pidfd >= 0:
+                trio.lowlevel.notify_closing(self._pidfd)
+                os.close(self._pidfd)
+                self._pidfd = -1
+        code = self._popen.returncode
+        assert code is not None
         return code
 
     def terminate(self) -> None:
