@@ -76,3 +76,45 @@ def test_a_tournament_too_big_for_the_hard_limit_stops_before_any_game(tmp_path:
     assert len(lines) == 1 and "open files" in lines[0] and "200" in lines[0], done.stderr
     assert not (out / "games.tgn").exists() or not (out / "games.tgn").read_text().strip()
     assert not (out / "journal.jsonl").exists()  # so the same command may be run again
+
+
+def test_a_worker_started_before_the_runner_raised_the_limit_raises_its_own(
+    tmp_path: Path,
+) -> None:
+    """A worker started early (``prestart``) inherits the limit from before the runner
+    raised it: it asks for its own share when its setup comes."""
+    import json
+
+    from tournaments.event.config import parse_config
+    from tournaments.event.plan import Plan
+    from tournaments.event.wire import to_json
+    from tournaments.play.prestart import worker_command, worker_environment
+    from tournaments.play.slot import default_cache_size
+    from tournaments.play.worker import Hello
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    slots = 60
+    config = parse_config(
+        {"game": "trike", "games": 1, "tc": "10+0.1",
+         "entrants": [{"name": n, "command": f"{sys.executable} -m bots {n}"}
+                      for n in ("random", "greedy")]},
+        "test",
+    )  # fmt: skip
+    setup = Plan.from_config(config, "test").slot_setup(None)
+    needed = files_needed(slots, default_cache_size(setup))
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        pytest.skip(f"the hard limit ({hard}) is below {needed}")
+    with subprocess.Popen(
+        worker_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        env=worker_environment(),
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)),
+    ) as worker:  # fmt: skip
+        assert worker.stdin is not None and worker.stdout is not None
+        worker.stdin.write((json.dumps(to_json(Hello(setup, slots))) + "\n").encode())
+        worker.stdin.flush()
+        assert json.loads(worker.stdout.readline()) == {"ready": True}
+        limits = Path(f"/proc/{worker.pid}/limits").read_text().splitlines()
+        soft = next(line.split()[3] for line in limits if line.startswith("Max open files"))
+        worker.stdin.close()
+        assert worker.wait(timeout=60) == 0
+    assert needed > 256 and int(soft) >= needed

@@ -57,8 +57,9 @@ from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.wire import from_json, to_json
 from tournaments.play import prestart
 from tournaments.play.errors import TournamentError
+from tournaments.play.fdlimit import ensure_open_files, files_needed
 from tournaments.play.prestart import worker_command, worker_environment
-from tournaments.play.slot import Slot
+from tournaments.play.slot import Slot, default_cache_size
 from tournaments.results.game import GameReport
 
 MAX_MESSAGE_BYTES = 64 << 20
@@ -182,6 +183,9 @@ async def serve(stdin: trio.abc.ReceiveStream, stdout: trio.abc.SendStream) -> N
         return
     hello = from_json(Hello, json.loads(first))
     setup, count = hello.setup, hello.slots
+    # The runner raised its open-file limit for the whole event before the games, but a
+    # worker started early (``prestart``) was started before that: it asks for its share.
+    ensure_open_files(files_needed(count, default_cache_size(setup)))
     write_lock = trio.Lock()
 
     async def emit(message: dict[str, Any]) -> None:
