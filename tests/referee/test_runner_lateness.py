@@ -79,7 +79,7 @@ def check_nobody_blamed(results: list[GameResult], transcripts: list[Transcript]
 
 
 async def test_a_runner_stalling_its_own_loop_blames_no_engine() -> None:
-    """A CPU hog inside the runner's loop: 450 ms of busy work every 50 ms."""
+    """A CPU hog inside the runner's loop: 450 ms of busy work every 20 ms."""
     lag_monitor()
     stop = trio.Event()
 
@@ -88,11 +88,14 @@ async def test_a_runner_stalling_its_own_loop_blames_no_engine() -> None:
             end = time.perf_counter() + 0.45
             while time.perf_counter() < end:
                 pass  # the runner busy: every engine's reply waits unread
-            await trio.sleep(0.05)
+            await trio.sleep(0.02)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(hog)
-        results, transcripts = await play_games()
+        # Games long enough to outlast several stalls (12 to 16 of about 300 moves late,
+        # against 0 to 4 of 180 with the smaller board and 50 ms between stalls, where
+        # one run in six on an idle machine had none: its games fit between two stalls).
+        results, transcripts = await play_games(size=13)
         stop.set()
     voids = check_nobody_blamed(results, transcripts)
     print(f"runner-caused voids: {voids} of {len(results)} games")

@@ -1,8 +1,10 @@
-"""In-process players for tournament tests: the built-in bots' brains as ``LocalPlayer``s."""
+"""In-process players for tournament tests: the built-in bots' brains as ``LocalPlayer``s;
+and a plan with the bots as real processes (``bots_plan``)."""
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
@@ -14,6 +16,8 @@ from protocol.messages import GameOver, Go, NewGame, Position
 from protocol.spec import EngineSpec
 from referee.players import GameSetup, LocalPlayer, MoveRequest, Player, PlayerReply
 from referee.registry import make_game
+from tournaments.event.config import parse_config
+from tournaments.event.plan import Plan
 from tournaments.play.slot import PlayerFactory, TranscriptSink
 
 
@@ -140,3 +144,15 @@ def failing_starts(failures: int) -> PlayerFactory:
             raise EngineStartError(f"{spec.name}: cannot start")
 
     return hooked_factory(fail)
+
+
+def bots_plan(games: int) -> Plan:
+    """The plan of a Trike event of ``games`` games between the built-in random and
+    greedy bots as real processes (their commands on this interpreter)."""
+    entrants = [
+        {"name": n, "command": f"{sys.executable} -m bots {n}"} for n in ("random", "greedy")
+    ]
+    config = parse_config(
+        {"game": "trike", "games": games, "tc": "10+0.1", "entrants": entrants}, "test"
+    )
+    return Plan.from_config(config, "test")

@@ -85,8 +85,7 @@ def test_a_worker_started_before_the_runner_raised_the_limit_raises_its_own(
     raised it: it asks for its own share when its setup comes."""
     import json
 
-    from tournaments.event.config import parse_config
-    from tournaments.event.plan import Plan
+    from tests.tournaments.local import bots_plan
     from tournaments.event.wire import to_json
     from tournaments.play.prestart import worker_command, worker_environment
     from tournaments.play.slot import default_cache_size
@@ -94,13 +93,7 @@ def test_a_worker_started_before_the_runner_raised_the_limit_raises_its_own(
 
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     slots = 60
-    config = parse_config(
-        {"game": "trike", "games": 1, "tc": "10+0.1",
-         "entrants": [{"name": n, "command": f"{sys.executable} -m bots {n}"}
-                      for n in ("random", "greedy")]},
-        "test",
-    )  # fmt: skip
-    setup = Plan.from_config(config, "test").slot_setup(None)
+    setup = bots_plan(1).slot_setup(None)
     needed = files_needed(slots, default_cache_size(setup))
     if hard != resource.RLIM_INFINITY and hard < needed:
         pytest.skip(f"the hard limit ({hard}) is below {needed}")

@@ -4,7 +4,6 @@ workers, those no run takes are ended, and the flags decide how many start."""
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,9 +11,8 @@ import pytest
 import trio
 
 from tests.clirun import referee_here
-from tournaments.event.config import parse_config
+from tests.tournaments.local import bots_plan
 from tournaments.event.jobs import Job
-from tournaments.event.plan import Plan
 from tournaments.play import prestart
 from tournaments.play.worker import open_workers
 
@@ -55,13 +53,7 @@ def test_the_flags_decide_how_many_start_early(monkeypatch: pytest.MonkeyPatch) 
 def test_a_run_adopts_the_workers_started_early_and_plays_in_them() -> None:
     prestart.start_early(2)
     early = [process.pid for process in prestart._early]
-    config = parse_config(
-        {"game": "trike", "games": 2, "tc": "10+0.1",
-         "entrants": [{"name": n, "command": f"{sys.executable} -m bots {n}"}
-                      for n in ("random", "greedy")]},
-        "test",
-    )  # fmt: skip
-    plan = Plan.from_config(config, "test")
+    plan = bots_plan(2)
     jobs = [Job(number=n, round=1, block=0, table=(0, 1), seed=n) for n in (1, 2)]
 
     async def run() -> list[int]:
