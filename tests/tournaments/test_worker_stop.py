@@ -23,6 +23,7 @@ from tournaments.event.config import parse_config
 from tournaments.event.jobs import Job, SlotSetup
 from tournaments.event.plan import Plan
 from tournaments.event.wire import to_json
+from tournaments.play.prestart import worker_command, worker_environment
 from tournaments.play.worker import (
     MAX_MESSAGE_BYTES,
     Hello,
@@ -30,8 +31,6 @@ from tournaments.play.worker import (
     WorkerError,
     _Worker,
     open_workers,
-    worker_command,
-    worker_environment,
 )
 
 pytestmark = pytest.mark.processes
