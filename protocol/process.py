@@ -58,7 +58,7 @@ from protocol import reaper
 from protocol.errors import EngineStartError
 from protocol.lines import LossyLineBuffer
 from protocol.sandbox import SANDBOX_UID
-from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch, info_whole
+from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch, info_whole, read_available
 from protocol.sandbox.kept import KeeperGone, KeptGame, give_pipes
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
@@ -140,18 +140,6 @@ def _limit_resources(pid: int, spec: EngineSpec) -> None:
     for which, value in spec.resource_limits():
         with contextlib.suppress(ProcessLookupError):
             resource.prlimit(pid, which, (value, value))
-
-
-def _read_what_is_there(fd: int, into: list[bytes]) -> bool:
-    """Append what the pipe ``fd`` holds now to ``into`` (never waits); whether its end
-    was reached (every writer gone)."""
-    os.set_blocking(fd, False)
-    try:
-        while chunk := os.read(fd, CHUNK_BYTES):
-            into.append(chunk)
-    except (BlockingIOError, OSError):
-        return False
-    return True
 
 
 async def _read_when_ready(fd: int) -> bytes:
@@ -331,7 +319,8 @@ class EngineProcess:
             # its closed stdin). Closing our end ends the game, if it still runs (its
             # warden kills its namespace).
             trio.lowlevel.notify_closing(fd)
-            ended = _read_what_is_there(fd, report)
+            rest, ended = read_available(fd)
+            report.append(rest)
             game.end()
             game.finish(b"".join(report))
             if ended and not game.ready:

@@ -247,8 +247,22 @@ def info_whole(info: bytes) -> bool:
         return False
 
 
-def _pipe() -> tuple[int, int]:
+def cloexec_pipe() -> tuple[int, int]:
+    """A pipe whose two ends no spawned program inherits unless passed to it."""
     return os.pipe2(os.O_CLOEXEC)
+
+
+def read_available(fd: int) -> tuple[bytes, bool]:
+    """What the pipe ``fd`` holds now (never waits; ``fd`` is left non-blocking), and
+    whether its end was reached (every writer gone)."""
+    chunks = []
+    os.set_blocking(fd, False)
+    try:
+        while chunk := os.read(fd, 4096):
+            chunks.append(chunk)
+    except OSError:  # BlockingIOError: nothing more yet
+        return b"".join(chunks), False
+    return b"".join(chunks), True
 
 
 class SandboxLaunch:
@@ -290,7 +304,7 @@ class SandboxLaunch:
         if self.as_root:
             self.info_fd = self._open()
             info_w = self._theirs[-1]
-            block_r, self.block_fd = _pipe()
+            block_r, self.block_fd = cloexec_pipe()
             self._theirs.append(block_r)
             self._mine.append(self.block_fd)
         self.hold_fd = -1
@@ -298,7 +312,7 @@ class SandboxLaunch:
         used)."""
         hold_r = None
         if held:
-            hold_r, self.hold_fd = _pipe()
+            hold_r, self.hold_fd = cloexec_pipe()
             self._theirs.append(hold_r)
             self._mine.append(self.hold_fd)
         self.control: socket.socket | None = None
@@ -336,7 +350,7 @@ class SandboxLaunch:
 
     def _open(self) -> int:
         """A pipe: our read end (returned), its write end for the child."""
-        ours, theirs = _pipe()
+        ours, theirs = cloexec_pipe()
         self._mine.append(ours)
         self._theirs.append(theirs)
         return ours
@@ -392,13 +406,9 @@ class SandboxLaunch:
 
     def finish(self) -> None:
         """Read the warden's report, once the sandbox has ended (never blocks)."""
-        chunks = []
-        os.set_blocking(self.report_fd, False)
-        with contextlib.suppress(BlockingIOError, OSError):
-            while chunk := os.read(self.report_fd, 4096):
-                chunks.append(chunk)
+        report, _ = read_available(self.report_fd)
         self.ready, self.status, self.breach = warden.parse_report(
-            b"".join(chunks).decode(errors="replace")
+            report.decode(errors="replace")
         )
 
     def close(self) -> None:

@@ -26,14 +26,11 @@ import os
 import socket
 
 from protocol.sandbox import warden
+from protocol.sandbox.host import cloexec_pipe
 
 
 class KeeperGone(OSError):
     """The keeper did not take the request: its sandbox has ended (or its socket broke)."""
-
-
-def _pipe() -> tuple[int, int]:
-    return os.pipe2(os.O_CLOEXEC)
 
 
 def give_pipes(fds: tuple[int, ...], owner: int) -> None:
@@ -61,10 +58,10 @@ class KeptGame:
 
         :raises KeeperGone: the request could not be sent (nothing is left open).
         """
-        stdin_r, self.stdin_fd = _pipe()
-        self.stdout_fd, stdout_w = _pipe()
-        self.stderr_fd, stderr_w = _pipe()
-        self.report_fd, report_w = _pipe()
+        stdin_r, self.stdin_fd = cloexec_pipe()
+        self.stdout_fd, stdout_w = cloexec_pipe()
+        self.stderr_fd, stderr_w = cloexec_pipe()
+        self.report_fd, report_w = cloexec_pipe()
         if owner is not None:
             give_pipes((self.stdin_fd, self.stdout_fd, self.stderr_fd), owner)
         theirs = [stdin_r, stdout_w, stderr_w, report_w]
