@@ -591,28 +591,30 @@ class EngineProcess:
         if proc is None:
             return
         if isinstance(proc, _KeptProcess):
-            await self._release_kept(proc)
-            return
-        reaper.unwatch(proc.pid)  # trio has reaped it: the nursery is over
-        # Members of the group that outlived the leader or ignored SIGTERM.
-        _signal_group(proc.pid, signal.SIGKILL)
-        if self._launch is None or not self._launch.emptied():
-            # A sandbox whose process 1 is reaped is empty (``SandboxLaunch.emptied``):
-            # a sweep (about 0.1 ms) would find nothing.
-            await self._reap_strays(proc.pid)
-        if self._launch is not None:
-            self._launch.close()
+            await self._end_kept_game(proc)
+        else:
+            reaper.unwatch(proc.pid)  # trio has reaped it: the nursery is over
+            # Members of the group that outlived the leader or ignored SIGTERM.
+            _signal_group(proc.pid, signal.SIGKILL)
+            if self._launch is None or not self._launch.emptied():
+                # A sandbox whose process 1 is reaped is empty (``SandboxLaunch.emptied``):
+                # a sweep (about 0.1 ms) would find nothing.
+                await self._reap_strays(proc.pid)
+            if self._launch is not None:
+                self._launch.close()
         await self.close_stdin()
         self.stdout_fd = -1
         with trio.CancelScope(shield=True):
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     await stream.aclose()
+        if self._game is not None:
+            self._game.close()
 
-    async def _release_kept(self, proc: _KeptProcess) -> None:
+    async def _end_kept_game(self, proc: _KeptProcess) -> None:
         """A kept sandbox's game: end it if it runs, and wait until all its processes are
         gone (the end of its stderr, which they all hold; its warden kills them all as
-        it ends); else tell ``on_sandbox_failure``. Then close our pipe ends."""
+        it ends); else tell ``on_sandbox_failure``."""
         assert self._game is not None
         self._game.end()
         stderr = proc.stderr
@@ -625,11 +627,6 @@ class EngineProcess:
                 if waited.cancelled_caught:
                     self._note(f"the game's processes were still there after {REAP_GRACE:g} s")
                     self._sandbox_failed("a game's processes outlived it")
-            self.stdout_fd = -1
-            for stream in (proc.stdout, proc.stderr):
-                if stream is not None:
-                    await stream.aclose()
-        self._game.close()
 
     async def _reap_strays(self, group: int) -> None:
         """Kill and reap the engine's descendants that were orphaned to us: those that
