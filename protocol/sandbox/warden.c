@@ -540,10 +540,16 @@ static int wait_for_go(int hold, int report) {
     }
 }
 
-static int drop_privileges(long long uid, long long gid) {
+/* Root mode: no user namespace below this one, ever (the engine cannot undo it). */
+static int forbid_user_namespaces(void) {
     int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
     if (fd < 0 || write(fd, "0", 1) != 1) return -1;
     close(fd);
+    return 0;
+}
+
+static int drop_privileges(long long uid, long long gid) {
+    if (forbid_user_namespaces() != 0) return -1;
     if (setgroups(0, NULL) != 0) return -1;
     if (setresgid((gid_t)gid, (gid_t)gid, (gid_t)gid) != 0) return -1;
     return setresuid((uid_t)uid, (uid_t)uid, (uid_t)uid); /* every capability is gone */
@@ -746,13 +752,9 @@ static int keep(struct config *config, char **argv) {
     if (getcwd(cwd, sizeof cwd) == NULL) strcpy(cwd, "/");
     fcntl(config->keep, F_SETFD, FD_CLOEXEC);
     signal(SIGPIPE, SIG_IGN);
-    if (config->drop) { /* root mode: no user namespace below this one, ever */
-        int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, "0", 1) != 1) {
-            say(2, "warden: cannot forbid user namespaces\n");
-            return 1;
-        }
-        close(fd);
+    if (config->drop && forbid_user_namespaces() != 0) { /* each game drops to the user */
+        say(2, "warden: cannot forbid user namespaces\n");
+        return 1;
     }
     sigset_t child;
     sigemptyset(&child);
