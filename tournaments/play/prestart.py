@@ -23,6 +23,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 _early: list[subprocess.Popen[bytes]] = []
 """Workers started early and not yet taken, oldest first."""
@@ -51,19 +52,24 @@ def worker_environment() -> dict[str, str]:
     return env
 
 
+def spawn_options() -> dict[str, Any]:
+    """How a worker process is started, here or by ``open_workers``: its input and
+    output piped to us, in a process group of its own (a terminal's Ctrl+C reaches the
+    runner, which stops the workers itself), in ``worker_environment``."""
+    return {
+        "stdin": subprocess.PIPE,
+        "stdout": subprocess.PIPE,
+        "process_group": 0,
+        "env": worker_environment(),
+    }
+
+
 def spawn() -> subprocess.Popen[bytes]:
-    """One worker process, its input and output piped to us, in a process group of its
-    own (a terminal's Ctrl+C reaches the runner, which stops the workers itself).
+    """One worker process (``spawn_options``).
 
     :raises OSError: it cannot be started.
     """
-    return subprocess.Popen(
-        worker_command(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        process_group=0,
-        env=worker_environment(),
-    )
+    return subprocess.Popen(worker_command(), **spawn_options())
 
 
 def start_early(count: int) -> None:

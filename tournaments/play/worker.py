@@ -58,7 +58,7 @@ from tournaments.event.wire import from_json, to_json
 from tournaments.play import prestart
 from tournaments.play.errors import TournamentError
 from tournaments.play.fdlimit import ensure_open_files, files_needed
-from tournaments.play.prestart import worker_command, worker_environment
+from tournaments.play.prestart import worker_command
 from tournaments.play.slot import Slot, default_cache_size
 from tournaments.results.game import GameReport
 
@@ -493,8 +493,7 @@ async def open_workers(
 
     :raises WorkerError: a worker failed to start.
     """
-    command = worker_command()
-    environment = worker_environment()
+    command, options = worker_command(), prestart.spawn_options()
     reaper.become_subreaper()  # a dead worker's engines come back to us, to be ended
     early = prestart.take(len(slots_per_worker))
     async with trio.open_nursery() as nursery:
@@ -503,13 +502,7 @@ async def open_workers(
             for number, count in enumerate(slots_per_worker, start=1):
                 process: _Process | None = _adopt(early)
                 if process is None:
-                    process = await trio.lowlevel.open_process(
-                        command,
-                        stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE,
-                        process_group=0,
-                        env=environment,
-                    )
+                    process = await trio.lowlevel.open_process(command, **options)
                 worker = _Worker(number, process, count)
                 workers.append(worker)
                 nursery.start_soon(worker.pump)
