@@ -57,16 +57,9 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-async def once(spec: EngineSpec) -> tuple[float, float]:
-    """Seconds to start (until the handshake is done) and to stop one engine."""
-    started = time.perf_counter()
-    async with EngineSession.open(spec):
-        ready = time.perf_counter()
-    return ready - started, time.perf_counter() - ready
-
-
-async def once_kept(spec: EngineSpec, keeper: Keeper) -> tuple[float, float]:
-    """``once`` as a game of ``keeper``."""
+async def once(spec: EngineSpec, keeper: Keeper | None = None) -> tuple[float, float]:
+    """Seconds to start (until the handshake is done) and to stop one engine (as a game
+    of ``keeper``, if given)."""
     started = time.perf_counter()
     async with EngineSession.open(spec, keeper=keeper):
         ready = time.perf_counter()
@@ -141,7 +134,7 @@ async def main(engine: str, runs: int) -> None:
                 if way == "kept":
                     assert keeper is not None
                     before = own_cpu_seconds()  # its games are not our children
-                    times[way].append(await once_kept(spec, keeper))
+                    times[way].append(await once(spec, keeper))
                     cpu[way] += own_cpu_seconds() - before
                     continue
                 before = cpu_seconds()
