@@ -58,8 +58,14 @@ from protocol import reaper
 from protocol.errors import EngineStartError
 from protocol.lines import LossyLineBuffer
 from protocol.sandbox import SANDBOX_UID
-from protocol.sandbox.host import PROBE_TIMEOUT, SandboxLaunch, info_whole, read_available
-from protocol.sandbox.kept import KeeperGone, KeptGame, give_pipes
+from protocol.sandbox.host import (
+    PROBE_TIMEOUT,
+    SandboxLaunch,
+    give_pipes,
+    info_whole,
+    read_available,
+)
+from protocol.sandbox.kept import KeeperGone, KeptGame
 from protocol.spec import EngineSpec
 from protocol.transcript import Transcript
 

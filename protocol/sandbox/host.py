@@ -252,6 +252,19 @@ def cloexec_pipe() -> tuple[int, int]:
     return os.pipe2(os.O_CLOEXEC)
 
 
+def give_pipes(fds: tuple[int, ...], owner: int) -> None:
+    """Root mode: make the engine's user the owner of its standard streams' pipes (``fds``:
+    our ends; a pipe's two ends are one file).
+
+    A pipe the referee made as root is root's, mode 0600. The engine, ``nobody``, reads
+    and writes its inherited descriptors all the same, but opening ``/dev/stderr``
+    (``/proc/self/fd/2``: a new open of the pipe, permissions checked) was refused: a
+    shell engine's ``echo … > /dev/stderr`` failed with "Permission denied".
+    """
+    for fd in fds:
+        os.fchown(fd, owner, owner)
+
+
 def read_available(fd: int) -> tuple[bytes, bool]:
     """What the pipe ``fd`` holds now (never waits; ``fd`` is left non-blocking), and
     whether its end was reached (every writer gone)."""

@@ -26,24 +26,11 @@ import os
 import socket
 
 from protocol.sandbox import warden
-from protocol.sandbox.host import cloexec_pipe
+from protocol.sandbox.host import cloexec_pipe, give_pipes
 
 
 class KeeperGone(OSError):
     """The keeper did not take the request: its sandbox has ended (or its socket broke)."""
-
-
-def give_pipes(fds: tuple[int, ...], owner: int) -> None:
-    """Root mode: make the engine's user the owner of its standard streams' pipes (``fds``:
-    our ends; a pipe's two ends are one file).
-
-    A pipe the referee made as root is root's, mode 0600. The engine, ``nobody``, reads
-    and writes its inherited descriptors all the same, but opening ``/dev/stderr``
-    (``/proc/self/fd/2``: a new open of the pipe, permissions checked) was refused: a
-    shell engine's ``echo … > /dev/stderr`` failed with "Permission denied".
-    """
-    for fd in fds:
-        os.fchown(fd, owner, owner)
 
 
 class KeptGame:
